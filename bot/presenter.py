@@ -1,0 +1,60 @@
+"""How the table service tells the world what happened (Discord and the terminal implement it)."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from bot.events import Event
+from bot.models import TableView
+
+
+@runtime_checkable
+class Presenter(Protocol):
+    """Renders committed table events.
+
+    `publish` is awaited once per accepted action (or once per batch of computer moves, or per
+    timer event), after the store commit, while the service still holds that table's lock: so
+    a table's publishes arrive one at a time and in order, and `view` matches the events.
+    Keep it short (hand slow I/O to a task), never call a TableService *action* method from
+    inside it (that would wait on the lock it runs under); the read methods (`table`,
+    `hand_view`, `seat_view`) and the `set_*` bookkeeping methods are safe to call.
+    An exception raised here is logged by the service and does not undo the action.
+    """
+
+    async def publish(self, table: TableView, events: list[Event]) -> None:
+        """Render `events` that happened at `table` (the view is as of after them)."""
+        ...
+
+
+class NullPresenter:
+    """Ignores everything (a service with no audience, e.g. a benchmark)."""
+
+    async def publish(self, table: TableView, events: list[Event]) -> None:
+        """Do nothing."""
+
+
+class RecordingPresenter:
+    """Keeps every publish as (view, events): for tests and tools."""
+
+    def __init__(self) -> None:
+        self.published: list[tuple[TableView, list[Event]]] = []
+
+    async def publish(self, table: TableView, events: list[Event]) -> None:
+        """Remember the call."""
+        self.published.append((table, list(events)))
+
+    def events(self, table_id: int | None = None) -> list[Event]:
+        """All events so far, in order (of one table when `table_id` is given)."""
+        return [
+            e
+            for view, evs in self.published
+            if table_id is None or view.table_id == table_id
+            for e in evs
+        ]
+
+    def clear(self) -> None:
+        """Forget what was recorded."""
+        self.published.clear()
+
+
+__all__ = ["NullPresenter", "Presenter", "RecordingPresenter"]

@@ -1,1 +1,59 @@
-"""data."""
+"""The store: games that survive crashes, scoresheets, server leaderboards and stats in SQLite.
+
+Knows rows and engine types, never Discord. The bot uses only what is exported here::
+
+    store = await Store.open(path)                 # folder, WAL, FKs, migrations; SchemaTooNew
+    table = await store.create_table(guild_id=..., channel_id=..., host_id=...,
+                                     rules_json=rules.model_dump_json(), seats=[Seat(...)])
+    table = replace(table, status=TableStatus.PLAYING, snapshot_json=game.to_json(), ...)
+    await store.save_table(table, Action("bid", seat=2, user_id=..., payload={"bid": 3}))
+    loaded = await store.load_active_tables()      # .ok to resume, .broken (marked, with reason)
+    recorded = await store.finish_game(table, FinishedGame.from_engine(game, rules, table.seats))
+    recorded.rating_changes                        # list[RatingChange] to show
+    await store.leaderboard(guild_id, sort="wins") # list[PlayerStats]; ValueError on a bad key
+    await store.player_stats(guild_id, user_id)    # PlayerStats | None
+    await store.get_settings(guild_id) / save_settings(GuildSettings(...))
+    await store.close()
+
+Modules: connection (opening, pragmas, migrations), tables (tables in progress, action log),
+results (finished games, ratings), stats (leaderboards), settings (server settings), store (the
+facade with the single write path), errors.
+"""
+
+from data.errors import ChannelBusy, SchemaTooNew, StoreError, TableNotFound
+from data.results import FinishedGame, HandResultRow, RatingChange, SeatResult
+from data.settings import GuildSettings
+from data.stats import SORT_KEYS, PlayerStats
+from data.store import RecordedGame, Store
+from data.tables import (
+    Action,
+    BrokenTable,
+    LoadedTables,
+    LoggedAction,
+    Seat,
+    TableRecord,
+    TableStatus,
+)
+
+__all__ = [
+    "SORT_KEYS",
+    "Action",
+    "BrokenTable",
+    "ChannelBusy",
+    "FinishedGame",
+    "GuildSettings",
+    "HandResultRow",
+    "LoadedTables",
+    "LoggedAction",
+    "PlayerStats",
+    "RatingChange",
+    "RecordedGame",
+    "SchemaTooNew",
+    "Seat",
+    "SeatResult",
+    "Store",
+    "StoreError",
+    "TableNotFound",
+    "TableRecord",
+    "TableStatus",
+]

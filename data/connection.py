@@ -1,0 +1,163 @@
+"""Opening the SQLite file: pragmas, schema version check and numbered migrations.
+
+The version is checked before anything touches the file (not even the journal mode), so a
+database written by newer code is refused unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+import aiosqlite
+
+from data.errors import SchemaTooNew, StoreError
+
+# WAL with synchronous=NORMAL: a commit is written to the WAL (the OS page cache) before it returns,
+# so it survives a crash or SIGKILL of the process, which is what the bot must survive; only a
+# power loss or kernel crash may roll back the last few commits (never corrupt the file). FULL adds
+# an fsync of the WAL per commit, for a guarantee (power loss) the bot does not promise;
+# `python bench/store.py` measures both. Pass synchronous="FULL" to Store.open to choose it.
+Synchronous = Literal["NORMAL", "FULL"]
+DEFAULT_SYNCHRONOUS: Synchronous = "NORMAL"
+BUSY_TIMEOUT_MS = 5000
+
+_MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One numbered SQL file from data/migrations/."""
+
+    version: int
+    name: str
+    sql: str
+
+
+def migrations() -> list[Migration]:
+    """The shipped migrations in version order (they are package data, see pyproject)."""
+    found: list[Migration] = []
+    for entry in resources.files("data").joinpath("migrations").iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
+    found.sort(key=lambda m: m.version)
+    versions = [m.version for m in found]
+    if versions != list(range(1, len(found) + 1)):
+        raise StoreError(f"migrations must be numbered 1..n without gaps, found {versions}")
+    return found
+
+
+def latest_version() -> int:
+    """The schema version this code writes."""
+    return len(migrations())
+
+
+def split_statements(sql: str) -> list[str]:
+    """Split a migration into statements (triggers included) so they run in our transaction.
+
+    executescript() would commit any open transaction first, which breaks "one migration, one
+    transaction".
+    """
+    statements: list[str] = []
+    buffer = ""
+    for line in sql.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statement = buffer.strip()
+            if _has_code(statement):
+                statements.append(statement)
+            buffer = ""
+    if _has_code(buffer):
+        raise StoreError(f"unterminated SQL statement in migration: {buffer.strip()[:80]}")
+    return statements
+
+
+def _has_code(text: str) -> bool:
+    return any(
+        line.strip() and not line.strip().startswith("--") for line in text.splitlines()
+    )
+
+
+async def _schema_version(db: aiosqlite.Connection) -> int:
+    rows = await db.execute_fetchall(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    )
+    if not rows:
+        return 0
+    rows = await db.execute_fetchall("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+    return int(next(iter(rows))[0])
+
+
+async def open_writer(
+    path: Path, synchronous: Synchronous = DEFAULT_SYNCHRONOUS
+) -> aiosqlite.Connection:
+    """Open the one write connection: refuse a newer schema, set pragmas, apply migrations."""
+    if synchronous not in ("NORMAL", "FULL"):
+        raise ValueError(f"synchronous must be 'NORMAL' or 'FULL', not {synchronous!r}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        known = latest_version()
+        try:
+            found = await _schema_version(db)
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"{path} is not a usable SQLite database: {err}") from err
+        if found > known:
+            raise SchemaTooNew(str(path), found, known)
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute(f"PRAGMA synchronous = {synchronous}")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await apply_migrations(db, str(path))
+    except BaseException:
+        await db.close()
+        raise
+    return db
+
+
+async def open_reader(path: Path) -> aiosqlite.Connection:
+    """Open a read-only connection; WAL lets it read while the writer writes."""
+    uri = path.resolve().as_uri() + "?mode=ro"
+    db = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+    try:
+        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    except BaseException:
+        await db.close()
+        raise
+    return db
+
+
+async def apply_migrations(db: aiosqlite.Connection, label: str) -> int:
+    """Apply every pending migration, each in its own IMMEDIATE transaction; return the version.
+
+    The version is read again inside each transaction, so two processes opening the same file
+    at once do not apply a migration twice.
+    """
+    known = migrations()
+    for migration in known:
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            current = await _schema_version(db)
+            if current > len(known):
+                raise SchemaTooNew(label, current, len(known))
+            if current >= migration.version:
+                await db.execute("COMMIT")
+                continue
+            for statement in split_statements(migration.sql):
+                await db.execute(statement)
+            await db.execute(
+                "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, time.time()),
+            )
+            await db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+            raise
+    return await _schema_version(db)

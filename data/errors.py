@@ -1,0 +1,36 @@
+"""The store's exceptions: one base class so the bot can catch every store refusal at once."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """The store refused or could not do what was asked; the message says why."""
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer version of the code; it is left untouched."""
+
+    def __init__(self, path: str, found: int, known: int) -> None:
+        super().__init__(
+            f"database {path} has schema version {found}, but this code only knows up to "
+            f"version {known}; upgrade the bot (the database was not changed)"
+        )
+        self.path = path
+        self.found = found
+        self.known = known
+
+
+class TableNotFound(StoreError):
+    """No table with that id exists."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"no table with id {table_id}")
+        self.table_id = table_id
+
+
+class ChannelBusy(StoreError):
+    """The channel already has an open (lobby or playing) table."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(f"channel {channel_id} already has an open table")
+        self.channel_id = channel_id

@@ -1,0 +1,61 @@
+"""Per-server settings: the defaults a new table starts from, set by the server's managers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """A server's defaults. None means "use the bot's own default" (from its configuration).
+
+    options are rule options laid over the preset (e.g. {"scoring": "penalty", "hook": True}),
+    as the bot passes them to Rules.model_copy(update=...); turn_timeout is in seconds.
+    """
+
+    guild_id: int
+    default_preset: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    turn_timeout: int | None = None
+    allow_computers: bool = True
+
+
+async def get_settings(db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+    """The stored settings, or the defaults for a server that never set any."""
+    rows = list(
+        await db.execute_fetchall(
+            "SELECT default_preset, options_json, turn_timeout, allow_computers"
+            " FROM guild_settings WHERE guild_id = ?",
+            (guild_id,),
+        )
+    )
+    if not rows:
+        return GuildSettings(guild_id)
+    preset, options_json, timeout, allow = rows[0]
+    return GuildSettings(guild_id, preset, json.loads(options_json), timeout, bool(allow))
+
+
+async def put_settings(db: aiosqlite.Connection, settings: GuildSettings, now: float) -> None:
+    """Store a server's settings, replacing what it had."""
+    if settings.turn_timeout is not None and settings.turn_timeout <= 0:
+        raise ValueError("turn_timeout must be a positive number of seconds")
+    await db.execute(
+        "INSERT INTO guild_settings (guild_id, default_preset, options_json, turn_timeout,"
+        " allow_computers, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE"
+        " SET default_preset = excluded.default_preset, options_json = excluded.options_json,"
+        " turn_timeout = excluded.turn_timeout, allow_computers = excluded.allow_computers,"
+        " updated_at = excluded.updated_at",
+        (
+            settings.guild_id,
+            settings.default_preset,
+            json.dumps(dict(settings.options), sort_keys=True),
+            settings.turn_timeout,
+            int(settings.allow_computers),
+            now,
+        ),
+    )

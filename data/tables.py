@@ -1,0 +1,349 @@
+"""Tables in progress and their append-only action log.
+
+A table row holds everything needed to resume a game after a restart: ids of the Discord
+messages, seats, rules, the engine snapshot and the turn deadline. The functions here run inside a
+transaction the Store opens; they never commit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import aiosqlite
+
+from data.errors import ChannelBusy, TableNotFound
+
+
+class TableStatus(StrEnum):
+    """Where a table is in its life. LOBBY and PLAYING are "open": they are resumed at start-up."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    BROKEN = "broken"
+
+
+OPEN_STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat at a table, in seat order (seat i of the engine game is seats[i]).
+
+    A human seat has user_id; a computer seat has computer_level ("easy", "hard"...) and
+    user_id None. A human replaced by a computer (kicked, autopiloted) may keep user_id with
+    computer_level set. hand_message_id/dm_channel_id point at the seat's DM hand message for
+    the current hand (None when there is none or the DM failed).
+    """
+
+    name: str
+    user_id: int | None = None
+    computer_level: str | None = None
+    hand_message_id: int | None = None
+    dm_channel_id: int | None = None
+    timeouts: int = 0
+
+    @property
+    def is_computer(self) -> bool:
+        """True when a computer plays this seat."""
+        return self.computer_level is not None
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """A stored table: pass an updated copy (dataclasses.replace) to Store.save_table.
+
+    turn_deadline is unix time in seconds (time.time()), or None when no timer runs.
+    snapshot_json is Game.to_json() (None in the lobby, before the deal); rules_json is
+    Rules.model_dump_json().
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: TableStatus
+    rules_json: str
+    seats: tuple[Seat, ...]
+    message_id: int | None = None
+    snapshot_json: str | None = None
+    turn_deadline: float | None = None
+    broken_reason: str | None = None
+    saves: int = 0
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    @property
+    def is_open(self) -> bool:
+        """True for a lobby or a game being played."""
+        return self.status in OPEN_STATUSES
+
+
+@dataclass(frozen=True)
+class Action:
+    """An accepted action to append to a table's log, saved with the table in one transaction.
+
+    action names what happened ("join", "deal", "bid", "play", "timeout", "kick", ...); payload
+    is anything JSON can hold ({"bid": 3}, {"card": "10H"}) so the game can be replayed and
+    audited. user_id is the Discord user who acted (None for computers, timers and the system).
+    """
+
+    action: str
+    seat: int | None = None
+    user_id: int | None = None
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    """An action read back from the log; id increases in the order actions were stored."""
+
+    id: int
+    table_id: int
+    action: str
+    seat: int | None
+    user_id: int | None
+    payload: dict[str, Any]
+    at: float
+
+
+@dataclass(frozen=True)
+class BrokenTable:
+    """A table that could not be resumed; the bot may tell its channel why."""
+
+    table: TableRecord
+    reason: str
+
+
+@dataclass(frozen=True)
+class LoadedTables:
+    """What start-up gets back: the tables to resume, and the ones marked broken."""
+
+    ok: list[TableRecord]
+    broken: list[BrokenTable]
+
+
+Validator = Callable[[TableRecord], None]
+"""Raises (any exception) when a stored table cannot be resumed; the message becomes the reason."""
+
+
+def engine_validator(table: TableRecord) -> None:
+    """The default check: the rules and the snapshot must parse with today's engine."""
+    from engine import Game, Rules
+
+    Rules.model_validate_json(table.rules_json)
+    if table.snapshot_json is not None:
+        Game.from_json(table.snapshot_json)
+
+
+_TABLE_COLUMNS = (
+    "id, guild_id, channel_id, host_id, status, rules_json, message_id, snapshot_json, "
+    "turn_deadline, broken_reason, saves, created_at, updated_at"
+)
+_SEAT_COLUMNS = "name, user_id, computer_level, hand_message_id, dm_channel_id, timeouts"
+
+
+def _table_from_row(row: Sequence[Any], seats: tuple[Seat, ...]) -> TableRecord:
+    return TableRecord(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        host_id=row[3],
+        status=TableStatus(row[4]),
+        rules_json=row[5],
+        message_id=row[6],
+        snapshot_json=row[7],
+        turn_deadline=row[8],
+        broken_reason=row[9],
+        saves=row[10],
+        created_at=row[11],
+        updated_at=row[12],
+        seats=seats,
+    )
+
+
+async def insert_table(
+    db: aiosqlite.Connection,
+    *,
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    rules_json: str,
+    seats: Sequence[Seat],
+    message_id: int | None,
+    status: TableStatus,
+    now: float,
+) -> int:
+    """Insert a new table with its seats; refuse a second open table in one channel."""
+    if status in OPEN_STATUSES:
+        busy = await db.execute_fetchall(
+            "SELECT 1 FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'playing')",
+            (channel_id,),
+        )
+        if busy:
+            raise ChannelBusy(channel_id)
+    cursor = await db.execute(
+        "INSERT INTO game_tables (guild_id, channel_id, host_id, status, rules_json, message_id,"
+        " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (guild_id, channel_id, host_id, str(status), rules_json, message_id, now, now),
+    )
+    table_id = cursor.lastrowid
+    assert table_id is not None
+    await _write_seats(db, table_id, seats)
+    return table_id
+
+
+async def update_table(db: aiosqlite.Connection, table: TableRecord, now: float) -> None:
+    """Overwrite the stored table (and its seats) with this record."""
+    cursor = await db.execute(
+        "UPDATE game_tables SET host_id = ?, status = ?, rules_json = ?, message_id = ?,"
+        " snapshot_json = ?, turn_deadline = ?, broken_reason = ?, saves = saves + 1,"
+        " updated_at = ? WHERE id = ?",
+        (
+            table.host_id,
+            str(table.status),
+            table.rules_json,
+            table.message_id,
+            table.snapshot_json,
+            table.turn_deadline,
+            table.broken_reason,
+            now,
+            table.id,
+        ),
+    )
+    if cursor.rowcount != 1:
+        raise TableNotFound(table.id)
+    await db.execute("DELETE FROM table_seats WHERE table_id = ?", (table.id,))
+    await _write_seats(db, table.id, table.seats)
+
+
+async def _write_seats(db: aiosqlite.Connection, table_id: int, seats: Iterable[Seat]) -> None:
+    await db.executemany(
+        "INSERT INTO table_seats (table_id, seat, display_name, user_id, computer_level,"
+        " hand_message_id, dm_channel_id, timeouts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                table_id,
+                index,
+                seat.name,
+                seat.user_id,
+                seat.computer_level,
+                seat.hand_message_id,
+                seat.dm_channel_id,
+                seat.timeouts,
+            )
+            for index, seat in enumerate(seats)
+        ],
+    )
+
+
+async def append_action(
+    db: aiosqlite.Connection, table_id: int, action: Action, now: float
+) -> int:
+    """Append one row to the action log; return its id."""
+    cursor = await db.execute(
+        "INSERT INTO action_log (table_id, seat, user_id, action, payload_json, at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            table_id,
+            action.seat,
+            action.user_id,
+            action.action,
+            json.dumps(dict(action.payload), separators=(",", ":")),
+            now,
+        ),
+    )
+    action_id = cursor.lastrowid
+    assert action_id is not None
+    return action_id
+
+
+async def mark_broken(
+    db: aiosqlite.Connection, table_id: int, reason: str, now: float
+) -> None:
+    """Set a table aside with the reason it cannot be resumed."""
+    cursor = await db.execute(
+        "UPDATE game_tables SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?",
+        (reason, now, table_id),
+    )
+    if cursor.rowcount != 1:
+        raise TableNotFound(table_id)
+
+
+async def set_status(
+    db: aiosqlite.Connection, table_id: int, status: TableStatus, now: float
+) -> None:
+    """Change only the status of a table (finishing it, for one)."""
+    cursor = await db.execute(
+        "UPDATE game_tables SET status = ?, updated_at = ? WHERE id = ?",
+        (str(status), now, table_id),
+    )
+    if cursor.rowcount != 1:
+        raise TableNotFound(table_id)
+
+
+async def _seats_by_table(
+    db: aiosqlite.Connection, where: str, params: Sequence[Any]
+) -> dict[int, tuple[Seat, ...]]:
+    rows = await db.execute_fetchall(
+        f"SELECT s.table_id, s.display_name, s.user_id, s.computer_level, s.hand_message_id,"
+        f" s.dm_channel_id, s.timeouts FROM table_seats s JOIN game_tables t ON t.id = s.table_id"
+        f" WHERE {where} ORDER BY s.table_id, s.seat",
+        params,
+    )
+    seats: dict[int, list[Seat]] = {}
+    for row in rows:
+        seats.setdefault(row[0], []).append(Seat(*row[1:]))
+    return {table_id: tuple(group) for table_id, group in seats.items()}
+
+
+async def get_table(db: aiosqlite.Connection, table_id: int) -> TableRecord | None:
+    """One table by id, or None."""
+    rows = list(
+        await db.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = ?", (table_id,)
+        )
+    )
+    if not rows:
+        return None
+    seats = await _seats_by_table(db, "t.id = ?", (table_id,))
+    return _table_from_row(rows[0], seats.get(table_id, ()))
+
+
+async def open_tables(db: aiosqlite.Connection) -> list[TableRecord]:
+    """Every lobby and game in play, oldest first."""
+    where = "t.status IN ('lobby', 'playing')"
+    rows = await db.execute_fetchall(
+        f"SELECT {_TABLE_COLUMNS} FROM game_tables t"
+        f" WHERE {where} ORDER BY t.id"
+    )
+    seats = await _seats_by_table(db, where, ())
+    return [_table_from_row(row, seats.get(row[0], ())) for row in rows]
+
+
+async def read_actions(
+    db: aiosqlite.Connection, table_id: int, after_id: int = 0
+) -> list[LoggedAction]:
+    """The log of one table in the order it was written (after after_id, to page)."""
+    rows = await db.execute_fetchall(
+        "SELECT id, table_id, action, seat, user_id, payload_json, at FROM action_log"
+        " WHERE table_id = ? AND id > ? ORDER BY id",
+        (table_id, after_id),
+    )
+    return [
+        LoggedAction(
+            id=row[0],
+            table_id=row[1],
+            action=row[2],
+            seat=row[3],
+            user_id=row[4],
+            payload=json.loads(row[5]),
+            at=row[6],
+        )
+        for row in rows
+    ]

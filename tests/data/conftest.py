@@ -1,0 +1,106 @@
+"""Fixtures for the store tests: a fresh database per test and builders for rows."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from data import FinishedGame, HandResultRow, Seat, SeatResult, Store, TableRecord
+
+RULES_JSON = json.dumps({"name": "classic"})
+
+
+class FakeClock:
+    """A clock the test moves by hand, so stored times are predictable."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "nested" / "ohhell.sqlite3"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(db_path, clock=FakeClock())
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def new_table(
+    store: Store, channel_id: int = 100, guild_id: int = 1, seats: Sequence[Seat] | None = None
+) -> TableRecord:
+    """A lobby with two humans and a computer unless seats are given."""
+    if seats is None:
+        seats = [
+            Seat("Ann", user_id=11),
+            Seat("Bob", user_id=12),
+            Seat("Computer", computer_level="easy"),
+        ]
+    return await store.create_table(
+        guild_id=guild_id, channel_id=channel_id, host_id=11, rules_json=RULES_JSON, seats=seats
+    )
+
+
+def result(
+    totals: Sequence[int],
+    user_ids: Sequence[int | None],
+    *,
+    hands: Sequence[tuple[Sequence[int], Sequence[int]]] = (),
+    winners: Sequence[int] | None = None,
+) -> FinishedGame:
+    """A finished game from final totals; hands are (bids, tricks) pairs, points follow classic.
+
+    Winners default to the highest totals; placings use competition ranking (1, 1, 3).
+    """
+    count = len(totals)
+    best = max(totals)
+    winner_seats = set(winners) if winners is not None else {
+        i for i, t in enumerate(totals) if t == best
+    }
+    seats = tuple(
+        SeatResult(
+            seat=i,
+            name=f"P{uid}" if uid is not None else f"CPU{i}",
+            user_id=uid,
+            total=totals[i],
+            placing=1 if i in winner_seats else 1 + sum(
+                1 for j in range(count) if j in winner_seats or totals[j] > totals[i]
+            ),
+            winner=i in winner_seats,
+            computer_level=None if uid is not None else "easy",
+        )
+        for i, uid in enumerate(user_ids)
+    )
+    rows = []
+    running = [0] * count
+    for number, (bids, tricks) in enumerate(hands, start=1):
+        made = tuple(b == t for b, t in zip(bids, tricks, strict=True))
+        points = tuple(10 + t if m else 0 for t, m in zip(tricks, made, strict=True))
+        running = [r + p for r, p in zip(running, points, strict=True)]
+        rows.append(
+            HandResultRow(
+                hand_number=number,
+                hand_size=sum(tricks),
+                dealer=(number - 1) % count,
+                trump_card="10H",
+                trump_suit="H",
+                bids=tuple(bids),
+                tricks=tuple(tricks),
+                made=made,
+                points=points,
+                totals=tuple(running),
+            )
+        )
+    return FinishedGame(preset="classic", rules_json=RULES_JSON, seats=seats, hands=tuple(rows))

@@ -1,0 +1,121 @@
+"""Migrations: a fresh file gets the latest version, re-opening changes nothing, a newer file is
+refused untouched, and a failing migration leaves no trace."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from data import SchemaTooNew, Store, StoreError
+from data import connection
+from data.connection import Migration, latest_version, migrations, split_statements
+
+
+def version_rows(path: Path) -> list[tuple[int, str, float]]:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT version, name, applied_at FROM schema_version").fetchall()
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+async def test_fresh_database_gets_latest_version_and_pragmas(db_path: Path) -> None:
+    assert not db_path.parent.exists()
+    store = await Store.open(db_path)
+    try:
+        assert await store.schema_version() == latest_version() == len(migrations())
+        writer = store._writer
+        assert (await writer.execute_fetchall("PRAGMA journal_mode"))[0][0] == "wal"
+        assert (await writer.execute_fetchall("PRAGMA foreign_keys"))[0][0] == 1
+        assert (await writer.execute_fetchall("PRAGMA busy_timeout"))[0][0] > 0
+        assert (await writer.execute_fetchall("PRAGMA synchronous"))[0][0] == 1  # NORMAL
+    finally:
+        await store.close()
+    assert [row[0] for row in version_rows(db_path)] == list(range(1, latest_version() + 1))
+
+
+async def test_reopening_is_a_no_op(db_path: Path) -> None:
+    await (await Store.open(db_path)).close()
+    before = version_rows(db_path)
+    with sqlite3.connect(db_path) as db:
+        schema_before = db.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
+    store = await Store.open(db_path, synchronous="FULL")
+    try:
+        assert await store.schema_version() == latest_version()
+        assert (await store._writer.execute_fetchall("PRAGMA synchronous"))[0][0] == 2
+    finally:
+        await store.close()
+    assert version_rows(db_path) == before
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall() == schema_before
+
+
+async def test_newer_database_is_refused_unchanged(db_path: Path) -> None:
+    await (await Store.open(db_path)).close()
+    newer = latest_version() + 1
+    with sqlite3.connect(db_path) as db:
+        db.execute("PRAGMA journal_mode = DELETE")  # so any later pragma would show in the file
+        db.execute(
+            "INSERT INTO schema_version (version, name, applied_at) VALUES (?, 'future', 0)",
+            (newer,),
+        )
+    before = digest(db_path)
+    with pytest.raises(SchemaTooNew) as caught:
+        await Store.open(db_path)
+    assert caught.value.found == newer
+    assert caught.value.known == latest_version()
+    assert "upgrade" in str(caught.value)
+    assert isinstance(caught.value, StoreError)
+    assert digest(db_path) == before
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+
+
+async def test_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "garbage.sqlite3"
+    path.write_bytes(b"this is not sqlite at all" * 100)
+    before = digest(path)
+    with pytest.raises(StoreError, match="not a usable SQLite database"):
+        await Store.open(path)
+    assert digest(path) == before
+
+
+async def test_failing_migration_is_rolled_back_whole(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await (await Store.open(db_path)).close()
+    good = migrations()
+    bad = Migration(
+        len(good) + 1,
+        "broken",
+        "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n",
+    )
+    monkeypatch.setattr(connection, "migrations", lambda: [*good, bad])
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(db_path)
+    with sqlite3.connect(db_path) as db:
+        names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+    assert "half_done" not in names
+    assert max(row[0] for row in version_rows(db_path)) == len(good)
+
+
+def test_split_statements_keeps_triggers_whole() -> None:
+    sql = (
+        "-- a comment; with a semicolon\n"
+        "CREATE TABLE t (x INTEGER);\n"
+        "CREATE TRIGGER t_no_update BEFORE UPDATE ON t\n"
+        "BEGIN SELECT RAISE(ABORT, 'no'); END;\n"
+    )
+    statements = split_statements(sql)
+    assert len(statements) == 2
+    assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
+
+
+def test_shipped_migrations_are_numbered_without_gaps() -> None:
+    found = migrations()
+    assert [m.version for m in found] == list(range(1, len(found) + 1))
+    assert all(split_statements(m.sql) for m in found)

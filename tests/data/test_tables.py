@@ -1,0 +1,260 @@
+"""Tables in progress: saving with the action log, reading back, resuming and refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from dataclasses import replace
+
+import pytest
+
+from data import (
+    Action,
+    ChannelBusy,
+    Seat,
+    Store,
+    StoreError,
+    TableNotFound,
+    TableRecord,
+    TableStatus,
+)
+
+from .conftest import RULES_JSON, new_table
+
+
+async def test_create_table_returns_the_stored_lobby(store: Store) -> None:
+    table = await new_table(store)
+    assert table.id > 0
+    assert table.status is TableStatus.LOBBY
+    assert table.is_open
+    assert [seat.name for seat in table.seats] == ["Ann", "Bob", "Computer"]
+    assert table.seats[2].is_computer and not table.seats[0].is_computer
+    assert table.snapshot_json is None
+    assert await store.get_table(table.id) == table
+
+
+async def test_save_table_stores_everything_and_logs_the_action(store: Store) -> None:
+    table = await new_table(store)
+    seats = tuple(
+        replace(seat, hand_message_id=900 + i, dm_channel_id=800 + i, timeouts=i)
+        for i, seat in enumerate(table.seats)
+    )
+    saved = replace(
+        table,
+        status=TableStatus.PLAYING,
+        message_id=555,
+        snapshot_json='{"hand": 1}',
+        turn_deadline=1_700_000_123.5,
+        seats=seats,
+    )
+    action_id = await store.save_table(
+        saved, Action("bid", seat=0, user_id=11, payload={"bid": 2})
+    )
+    assert action_id is not None
+    stored = await store.get_table(table.id)
+    assert stored is not None
+    assert stored.status is TableStatus.PLAYING
+    assert stored.message_id == 555
+    assert stored.snapshot_json == '{"hand": 1}'
+    assert stored.turn_deadline == 1_700_000_123.5
+    assert stored.seats == seats
+    assert stored.saves == 1
+    assert stored.updated_at > table.updated_at
+    [logged] = await store.actions(table.id)
+    assert (logged.id, logged.action, logged.seat, logged.user_id) == (action_id, "bid", 0, 11)
+    assert logged.payload == {"bid": 2}
+
+
+async def test_seats_can_change_and_shrink(store: Store) -> None:
+    table = await new_table(store)
+    await store.save_table(replace(table, seats=table.seats[:1]), Action("leave", seat=1))
+    stored = await store.get_table(table.id)
+    assert stored is not None and [s.name for s in stored.seats] == ["Ann"]
+    kicked = (replace(table.seats[0], computer_level="hard"), *table.seats[1:])
+    await store.save_table(replace(table, seats=kicked))
+    stored = await store.get_table(table.id)
+    assert stored is not None and stored.seats[0].is_computer and stored.seats[0].user_id == 11
+
+
+async def test_action_log_reads_back_in_order_and_pages(store: Store) -> None:
+    table = await new_table(store)
+    ids = [
+        await store.save_table(table, Action("play", seat=i % 3, payload={"card": f"{i + 2}H"}))
+        for i in range(5)
+    ]
+    log = await store.actions(table.id)
+    assert [entry.id for entry in log] == ids
+    assert [entry.payload["card"] for entry in log] == ["2H", "3H", "4H", "5H", "6H"]
+    assert [entry.id for entry in await store.actions(table.id, after_id=ids[2])] == ids[3:]
+    assert await store.actions(99_999) == []
+
+
+async def test_action_log_is_append_only(store: Store) -> None:
+    table = await new_table(store)
+    await store.save_table(table, Action("deal"))
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        await store._writer.execute("UPDATE action_log SET action = 'forged'")
+
+
+async def test_one_open_table_per_channel(store: Store) -> None:
+    first = await new_table(store, channel_id=7)
+    with pytest.raises(ChannelBusy):
+        await new_table(store, channel_id=7)
+    await store.save_table(replace(first, status=TableStatus.CANCELLED), Action("cancel"))
+    second = await new_table(store, channel_id=7)
+    assert second.id != first.id
+
+
+async def test_closed_table_is_never_reopened_by_a_late_save(store: Store) -> None:
+    table = await new_table(store)
+    await store.save_table(replace(table, status=TableStatus.CANCELLED), Action("cancel"))
+    with pytest.raises(StoreError, match="cancelled"):
+        await store.save_table(replace(table, status=TableStatus.PLAYING), Action("bid"))
+    stored = await store.get_table(table.id)
+    assert stored is not None and stored.status is TableStatus.CANCELLED
+    assert [a.action for a in await store.actions(table.id)] == ["cancel"]
+
+
+async def test_unknown_table_is_a_clear_error(store: Store) -> None:
+    ghost = TableRecord(
+        id=4242, guild_id=1, channel_id=1, host_id=1, status=TableStatus.PLAYING,
+        rules_json=RULES_JSON, seats=(),
+    )
+    with pytest.raises(TableNotFound):
+        await store.save_table(ghost, Action("bid"))
+    with pytest.raises(TableNotFound):
+        await store.mark_broken(4242, "gone")
+    assert await store.get_table(4242) is None
+
+
+async def test_failed_save_changes_nothing(store: Store) -> None:
+    table = await new_table(store)
+    await store.save_table(replace(table, snapshot_json='{"v": 1}'), Action("deal"))
+    # A seat that is neither human nor computer violates a CHECK after the UPDATE ran.
+    bad = replace(table, snapshot_json='{"v": 2}', seats=(Seat("nobody"),))
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.save_table(bad, Action("bid"))
+    stored = await store.get_table(table.id)
+    assert stored is not None and stored.snapshot_json == '{"v": 1}'
+    assert stored.seats == table.seats
+    assert [a.action for a in await store.actions(table.id)] == ["deal"]
+
+
+async def test_load_active_tables_skips_closed_ones(store: Store) -> None:
+    lobby = await new_table(store, channel_id=1)
+    playing = await new_table(store, channel_id=2)
+    await store.save_table(replace(playing, status=TableStatus.PLAYING, snapshot_json="{}"))
+    done = await new_table(store, channel_id=3)
+    await store.save_table(replace(done, status=TableStatus.CANCELLED))
+    loaded = await store.load_active_tables(validate=lambda table: None)
+    assert [t.id for t in loaded.ok] == [lobby.id, playing.id]
+    assert loaded.broken == []
+
+
+def json_validator(table: TableRecord) -> None:
+    """A stand-in for the engine check: the snapshot must be JSON naming a known preset."""
+    rules = json.loads(table.rules_json)
+    if rules.get("name") not in ("classic", "oh_pshaw"):
+        raise ValueError(f"unknown rules preset {rules.get('name')!r}")
+    if table.snapshot_json is not None:
+        json.loads(table.snapshot_json)
+
+
+async def test_damaged_tables_are_marked_broken_and_the_rest_load(store: Store) -> None:
+    good = await new_table(store, channel_id=1)
+    await store.save_table(replace(good, status=TableStatus.PLAYING, snapshot_json='{"ok": 1}'))
+    bad_json = await new_table(store, channel_id=2)
+    await store.save_table(replace(bad_json, status=TableStatus.PLAYING, snapshot_json='{"tru'))
+    bad_rules = await new_table(store, channel_id=3)
+    await store.save_table(
+        replace(bad_rules, rules_json='{"name": "forgotten_variant"}', snapshot_json="{}")
+    )
+    lobby = await new_table(store, channel_id=4)
+
+    loaded = await store.load_active_tables(validate=json_validator)
+
+    assert [t.id for t in loaded.ok] == [good.id, lobby.id]
+    reasons = {b.table.id: b.reason for b in loaded.broken}
+    assert set(reasons) == {bad_json.id, bad_rules.id}
+    assert "JSONDecodeError" in reasons[bad_json.id]
+    assert "forgotten_variant" in reasons[bad_rules.id]
+    for broken in loaded.broken:
+        stored = await store.get_table(broken.table.id)
+        assert stored is not None
+        assert stored.status is TableStatus.BROKEN
+        assert stored.broken_reason == broken.reason
+    # Broken tables stay out of the next start-up, and free their channel.
+    again = await store.load_active_tables(validate=json_validator)
+    assert [t.id for t in again.ok] == [good.id, lobby.id] and again.broken == []
+    await new_table(store, channel_id=2)
+
+
+async def test_a_missing_engine_is_not_a_damaged_table(store: Store) -> None:
+    await new_table(store)
+
+    def no_engine(table: TableRecord) -> None:
+        raise ImportError("engine is not installed")
+
+    with pytest.raises(ImportError):
+        await store.load_active_tables(validate=no_engine)
+    assert len((await store.load_active_tables(validate=lambda t: None)).ok) == 1
+
+
+async def test_concurrent_writers_never_interleave(store: Store) -> None:
+    """Many tables save at once; one save fails mid-transaction; every other save lands whole."""
+    tables = [await new_table(store, channel_id=1000 + i) for i in range(20)]
+    rounds = 15
+
+    async def play(table: TableRecord) -> None:
+        for n in range(1, rounds + 1):
+            snapshot = json.dumps({"table": table.id, "n": n, "pad": "x" * 500})
+            await store.save_table(
+                replace(table, status=TableStatus.PLAYING, snapshot_json=snapshot),
+                Action("play", seat=n % 3, payload={"n": n}),
+            )
+            await asyncio.sleep(0)
+
+    async def sabotage(table: TableRecord) -> None:
+        for _ in range(rounds):
+            with pytest.raises(sqlite3.IntegrityError):
+                await store.save_table(
+                    replace(table, snapshot_json='{"sabotage": true}', seats=(Seat("x"),)),
+                    Action("sabotage"),
+                )
+            await asyncio.sleep(0)
+
+    victim = await new_table(store, channel_id=999)
+    await asyncio.gather(*(play(t) for t in tables), sabotage(victim))
+
+    for table in tables:
+        stored = await store.get_table(table.id)
+        assert stored is not None
+        assert stored.saves == rounds
+        assert json.loads(stored.snapshot_json or "")["n"] == rounds
+        log = await store.actions(table.id)
+        assert [a.payload["n"] for a in log] == list(range(1, rounds + 1))
+    stored_victim = await store.get_table(victim.id)
+    assert stored_victim is not None and stored_victim.saves == 0
+    assert stored_victim.snapshot_json is None and stored_victim.seats == victim.seats
+    assert await store.actions(victim.id) == []
+
+
+async def test_a_cancelled_caller_cannot_leave_half_a_transaction(store: Store) -> None:
+    table = await new_table(store)
+    tasks = [
+        asyncio.create_task(
+            store.save_table(replace(table, snapshot_json=json.dumps({"n": n})), Action("p"))
+        )
+        for n in range(30)
+    ]
+    await asyncio.sleep(0)
+    for task in tasks[::2]:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    # Writes that started run to the end; wait for the write queue to drain.
+    async with store._write_lock:
+        pass
+    stored = await store.get_table(table.id)
+    assert stored is not None
+    assert stored.saves == len(await store.actions(table.id))

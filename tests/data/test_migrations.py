@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from data import SchemaTooNew, Store, StoreError
-from data import connection
+from data import SchemaTooNew, Store, StoreError, connection
 from data.connection import Migration, latest_version, migrations, split_statements
 
 

@@ -1,0 +1,846 @@
+"""The game state machine: deal, variant steps, bidding, tricks, scoring, the next hand.
+
+Every action is checked before anything changes, so a refused action leaves the game exactly as
+it was. Randomness comes only from the seed: deal n's shuffle is a pure function of (seed, n), so a
+snapshot needs no generator state to resume exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import struct
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engine.cards import STANDARD_DECK, Card, Suit, sort_hand
+from engine.rules import EXTRA_HAND_LIMIT, TARGET_GAME_HAND_LIMIT, Rules
+from engine.scoring import hand_points
+
+SNAPSHOT_VERSION = 1
+
+
+class IllegalAction(ValueError):
+    """A refused action. The message is a sentence a player can read."""
+
+
+class Phase(StrEnum):
+    TRUMP_CHOICE = "trump_choice"
+    DISCARD = "discard"
+    BIDDING = "bidding"
+    SIMULTANEOUS_BIDDING = "simultaneous_bidding"
+    PLAYING = "playing"
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One finished hand on the scoresheet."""
+
+    hand_number: int
+    hand_size: int
+    tricks_in_hand: int
+    dealer: int
+    trump_card: Card | None
+    trump_suit: Suit | None
+    bids: tuple[int, ...]
+    tricks: tuple[int, ...]
+    made: tuple[bool, ...]
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    blind: bool = False
+
+
+Trick = tuple[tuple[int, Card], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """Exactly what one seat may know: its own hand and everything public. Never another hand."""
+
+    seat: int
+    players: int
+    rules: Rules
+    phase: Phase
+    turn: int | None
+    actor_seats: tuple[int, ...]
+    dealer: int
+    hand_number: int
+    hand_count: int | None
+    hand_size: int
+    tricks_in_hand: int
+    trump_card: Card | None
+    trump_suit: Suit | None
+    blind: bool
+    hand: tuple[Card, ...]
+    discarded: tuple[Card, ...]
+    bids: tuple[int | None, ...]
+    has_bid: tuple[bool, ...]
+    hook_bid: int | None
+    tricks_won: tuple[int, ...]
+    current_trick: Trick
+    tricks_played: tuple[Trick, ...]
+    trick_number: int
+    trump_broken: bool
+    scores: tuple[int, ...]
+    scoresheet: tuple[HandRecord, ...]
+    legal_bids: tuple[int, ...]
+    legal_cards: tuple[Card, ...]
+    legal_trumps: tuple[Suit, ...]
+    discards_needed: int
+    winners: tuple[int, ...]
+
+    @property
+    def led_suit(self) -> Suit | None:
+        return self.current_trick[0][1].suit if self.current_trick else None
+
+    @property
+    def to_act(self) -> bool:
+        return self.seat in self.actor_seats
+
+
+_PLAYING = Phase.PLAYING
+_BIDDING = Phase.BIDDING
+
+
+def _deal_rng(seed: int, deal_index: int) -> random.Random:
+    return random.Random(f"ohhell:{seed}:{deal_index}")
+
+
+def _shuffled(cards: tuple[Card, ...], rng: random.Random) -> list[Card]:
+    """A uniform shuffle by random sort keys."""
+    draw = rng.random
+    return sorted(cards, key=lambda _card: draw())
+
+
+_KEYS = struct.Struct("<52Q")
+
+
+def _dealt_pack(seed: int, deal_index: int) -> list[Card]:
+    """The shuffled pack for one deal, a pure function of (seed, deal).
+
+    Sorting the cards by 64-bit keys drawn from SHAKE-128 is a uniform shuffle that runs in C,
+    so the deal stays cheap, and a snapshot needs no generator state to resume exactly.
+    """
+    digest = hashlib.shake_128(f"ohhell:{seed}:{deal_index}".encode()).digest(_KEYS.size)
+    keys = _KEYS.unpack(digest)
+    by_key = dict(zip(keys, STANDARD_DECK, strict=True))
+    if len(by_key) < len(STANDARD_DECK):  # two equal keys: astronomically rare
+        return _shuffled(STANDARD_DECK, _deal_rng(seed, deal_index))
+    return list(map(by_key.__getitem__, sorted(keys)))
+
+
+def _parse_card(card: Card | str) -> Card:
+    if isinstance(card, Card):
+        return card
+    try:
+        return Card.parse(card)
+    except ValueError as error:
+        raise IllegalAction(str(error)) from None
+
+
+class Game:
+    """One game of Oh Hell at a table of `players` seats (0-based, clockwise)."""
+
+    players: int
+    rules: Rules
+    seed: int
+    phase: Phase
+    turn: int | None
+    dealer: int
+    hand_number: int
+    hand_size: int
+    tricks_in_hand: int
+    hands: list[list[Card]]
+    trump_card: Card | None
+    trump_suit: Suit | None
+    blind: bool
+    bids: list[int | None]
+    tricks_won: list[int]
+    current_trick: list[tuple[int, Card]]
+    trick_number: int
+    trump_broken: bool
+    discarded: list[list[Card]]
+    scores: list[int]
+    winners: list[int]
+    _plan: list[int]
+    _deal_index: int
+    _extra_hands: int
+    _pending: list[int]
+    _stock: list[Card]
+    _suit_counts: list[list[int]]
+    _tricks_played: list[Trick]
+    _scoresheet: list[HandRecord]
+    _must_trump: bool
+    _after_broken: bool
+
+    # ----- construction -----
+
+    @classmethod
+    def new(
+        cls,
+        players: int,
+        rules: Rules | None = None,
+        seed: int = 0,
+        dealer: int | None = None,
+        deck: list[Card] | list[str] | None = None,
+    ) -> Game:
+        """Start a game and deal its first hand.
+
+        `dealer` None draws for the first dealer (or finds the first Jack, as the rules say);
+        `deck` fixes the whole pack's order for the first hand, top card first.
+        """
+        rules = rules if rules is not None else Rules.preset("classic")
+        problem = rules.problem(players)
+        if problem:
+            raise ValueError(problem)
+        game = cls.__new__(cls)
+        game.players = players
+        game.rules = rules
+        game.seed = seed
+        game._plan = rules.plan(players)
+        game.scores = [0] * players
+        game._scoresheet = []
+        game.winners = []
+        game._extra_hands = 0
+        game._deal_index = 0
+        game._cache_rule_flags()
+        if dealer is None:
+            dealer = game._first_dealer()
+        elif not 0 <= dealer < players:
+            raise ValueError(f"The dealer must be a seat from 0 to {players - 1}.")
+        game.dealer = dealer
+        game.hand_number = 1
+        first_deck: list[Card] | None = None
+        if deck is not None:
+            first_deck = [_parse_card(card) for card in deck]
+            if len(first_deck) != 52 or len(set(first_deck)) != 52:
+                raise ValueError("A deck must hold each of the 52 cards exactly once.")
+        game._deal(first_deck)
+        return game
+
+    def _cache_rule_flags(self) -> None:
+        """Copy the rules the hot path asks about into plain attributes."""
+        self._must_trump = self.rules.must_trump
+        self._after_broken = self.rules.trump_lead == "after_broken"
+
+    def _first_dealer(self) -> int:
+        rng = _deal_rng(self.seed, -1)
+        pack = _shuffled(STANDARD_DECK, rng)
+        if self.rules.first_dealer == "first_jack":
+            for position, card in enumerate(pack):
+                if card.rank == 11:
+                    return position % self.players
+        contenders = list(range(self.players))
+        while True:
+            rng.shuffle(pack)
+            draws = {seat: pack[i].rank for i, seat in enumerate(contenders)}
+            best = max(draws.values())
+            contenders = [seat for seat in contenders if draws[seat] == best]
+            if len(contenders) == 1:
+                return contenders[0]
+
+    # ----- the deal and the steps before play -----
+
+    def _hand_size_for(self, hand_number: int) -> int:
+        plan = self._plan
+        if hand_number <= len(plan):
+            return plan[hand_number - 1]
+        if self.rules.game_end == "target":
+            return plan[(hand_number - 1) % len(plan)]
+        return max(plan)  # a tie-break hand
+
+    def _is_last_planned_hand(self) -> bool:
+        return self.rules.game_end == "sequence" and self.hand_number == len(self._plan)
+
+    def _deal(self, deck: list[Card] | None = None) -> None:
+        rules = self.rules
+        players = self.players
+        if deck is None:
+            deck = _dealt_pack(self.seed, self._deal_index)
+        self._deal_index += 1
+        removed = rules.removed_cards.get(players, 0)
+        if removed:
+            deck = deck[:-removed]
+        size = self._hand_size_for(self.hand_number)
+        dealt = size * players
+        dealer = self.dealer
+        hands: list[list[Card]] = [[] for _ in range(players)]
+        for offset in range(players):
+            hands[(dealer + 1 + offset) % players] = deck[offset:dealt:players]
+        self.hands = hands
+        self._suit_counts = [[0, 0, 0, 0] for _ in range(players)]
+        for seat in range(players):
+            counts = self._suit_counts[seat]
+            for card in hands[seat]:
+                counts[card.suit] += 1
+        self._stock = deck[dealt:]
+        self.hand_size = size
+        self.tricks_in_hand = size
+        self.bids = [None] * players
+        self.tricks_won = [0] * players
+        self.current_trick = []
+        self._tricks_played = []
+        self.trick_number = 1
+        self.trump_broken = False
+        self.blind = rules.blind_hand == self.hand_number
+        self.discarded = [[] for _ in range(players)]
+        self._pending = []
+        self.trump_card = None
+        self.trump_suit = None
+        no_trump = rules.last_hand_no_trump and self._is_last_planned_hand()
+        choice = rules.trump_choice
+        if no_trump:
+            pass
+        elif choice == "turn_up":
+            if self._stock:
+                self.trump_card = self._stock.pop(0)
+                self.trump_suit = self.trump_card.suit
+        elif choice == "dealer_last_card":
+            self.trump_card = deck[dealt - 1]
+            self.trump_suit = self.trump_card.suit
+        elif choice == "rotation":
+            rotation = rules.trump_rotation
+            self.trump_suit = rotation[(self.hand_number - 1) % len(rotation)]
+        if choice == "dealer_picks" and not no_trump:
+            self.phase = Phase.TRUMP_CHOICE
+            self.turn = dealer
+        else:
+            self._after_trump()
+
+    def _after_trump(self) -> None:
+        discards = self.rules.discards_for(self.players)
+        if discards:
+            self.phase = Phase.DISCARD
+            self.turn = None
+            self._pending = list(self._seats_from_left())
+        else:
+            self._start_bidding()
+
+    def _seats_from_left(self) -> list[int]:
+        return [(self.dealer + 1 + offset) % self.players for offset in range(self.players)]
+
+    def _start_bidding(self) -> None:
+        if self.rules.bidding == "simultaneous":
+            self.phase = Phase.SIMULTANEOUS_BIDDING
+            self.turn = None
+            self._pending = self._seats_from_left()
+        else:
+            self.phase = Phase.BIDDING
+            self.turn = (self.dealer + 1) % self.players
+
+    def _start_play(self) -> None:
+        self.phase = Phase.PLAYING
+        self._pending = []
+        self.turn = (self.dealer + 1) % self.players
+
+    # ----- public read surface -----
+
+    @property
+    def hand_count(self) -> int | None:
+        """Planned hands in the game (tie-break hands excluded); None when playing to a target."""
+        return None if self.rules.game_end == "target" else len(self._plan)
+
+    @property
+    def scoresheet(self) -> list[HandRecord]:
+        return list(self._scoresheet)
+
+    @property
+    def last_trick(self) -> Trick | None:
+        return self._tricks_played[-1] if self._tricks_played else None
+
+    @property
+    def tricks_played(self) -> list[Trick]:
+        return list(self._tricks_played)
+
+    @property
+    def led_suit(self) -> Suit | None:
+        return self.current_trick[0][1].suit if self.current_trick else None
+
+    @property
+    def bid_total(self) -> int:
+        return sum(bid for bid in self.bids if bid is not None)
+
+    @property
+    def over_under(self) -> str | None:
+        """"over", "under" or "even" against the tricks, once every bid is in."""
+        if any(bid is None for bid in self.bids):
+            return None
+        total = self.bid_total
+        if total > self.tricks_in_hand:
+            return "over"
+        return "under" if total < self.tricks_in_hand else "even"
+
+    @property
+    def hook_bid(self) -> int | None:
+        """The number the dealer may not bid now, when the hook applies to this hand."""
+        if not self.rules.hook or self.phase is not Phase.BIDDING:
+            return None
+        others = sum(bid for seat, bid in enumerate(self.bids) if seat != self.dealer and bid)
+        forbidden = self.tricks_in_hand - others
+        if 0 <= forbidden <= self.tricks_in_hand and not self._extra_card_possible():
+            return forbidden
+        return None
+
+    def _extra_card_possible(self) -> bool:
+        return self.rules.extra_card and len(self._stock) >= self.players
+
+    def actor_seats(self) -> list[int]:
+        """Seats whose action the game awaits: one, or several in the simultaneous steps."""
+        if self.turn is not None:
+            return [self.turn]
+        return list(self._pending)
+
+    def hand_of(self, seat: int) -> list[Card]:
+        """A seat's cards. Only for the table service and tests: players get `view(seat)`."""
+        return list(self.hands[seat])
+
+    def legal_trumps(self) -> list[Suit]:
+        return list(Suit) if self.phase is Phase.TRUMP_CHOICE else []
+
+    def legal_bids(self, seat: int | None = None) -> list[int]:
+        """Bids open to `seat` (default: the seat to act); empty when it may not bid now."""
+        phase = self.phase
+        if phase is Phase.BIDDING:
+            if seat is not None and seat != self.turn:
+                return []
+            bids = list(range(self.tricks_in_hand + 1))
+            if self.turn == self.dealer:
+                hook = self.hook_bid
+                if hook is not None:
+                    bids.remove(hook)
+            return bids
+        if phase is Phase.SIMULTANEOUS_BIDDING and (seat is None or seat in self._pending):
+            return list(range(self.tricks_in_hand + 1))
+        return []
+
+    def legal_cards(self, seat: int | None = None) -> list[Card]:
+        """Cards `seat` (default: the seat to act) may play now; empty when not its turn."""
+        turn = self.turn
+        if self.phase is not _PLAYING or (seat is not None and seat != turn):
+            return []
+        assert turn is not None
+        hand = self.hands[turn]
+        trick = self.current_trick
+        if not trick:
+            trump = self.trump_suit
+            if (
+                self._after_broken
+                and trump is not None
+                and not self.trump_broken
+                and self._suit_counts[turn][trump] < len(hand)
+            ):
+                return [card for card in hand if card.suit != trump]
+            return hand[:]
+        led = trick[0][1].suit
+        counts = self._suit_counts[turn]
+        if counts[led]:
+            if counts[led] == len(hand):
+                return hand[:]
+            return [card for card in hand if card.suit == led]
+        trump = self.trump_suit
+        if self._must_trump and trump is not None and counts[trump]:
+            return [card for card in hand if card.suit == trump]
+        return hand[:]
+
+    # ----- actions -----
+
+    def choose_trump(self, seat: int, suit: Suit | str) -> None:
+        if self.phase is not Phase.TRUMP_CHOICE:
+            raise IllegalAction("Trump is not being chosen now.")
+        if seat != self.turn:
+            raise IllegalAction("Only the dealer chooses trump.")
+        if isinstance(suit, str):
+            try:
+                suit = Suit.parse(suit)
+            except ValueError as error:
+                raise IllegalAction(f"{error}; no-trump is not allowed.") from None
+        if not isinstance(suit, Suit):
+            raise IllegalAction("Choose a suit: clubs, diamonds, hearts or spades.")
+        self.trump_suit = suit
+        self._after_trump()
+
+    def discard(self, seat: int, cards: list[Card] | list[str]) -> None:
+        if self.phase is not Phase.DISCARD:
+            raise IllegalAction("It is not time to discard.")
+        if seat not in self._pending:
+            raise IllegalAction("You have already discarded this hand.")
+        needed = self.rules.discards_for(self.players)
+        chosen = [_parse_card(card) for card in cards]
+        if len(chosen) != needed or len(set(chosen)) != needed:
+            raise IllegalAction(f"Discard exactly {needed} different cards.")
+        hand = self.hands[seat]
+        for card in chosen:
+            if card not in hand:
+                raise IllegalAction(f"You do not hold the {card}.")
+        for card in chosen:
+            hand.remove(card)
+            self._suit_counts[seat][card.suit] -= 1
+        self.discarded[seat] = chosen
+        self._pending.remove(seat)
+        if not self._pending:
+            self.tricks_in_hand = self.hand_size - needed
+            self._start_bidding()
+
+    def bid(self, seat: int, tricks: int) -> None:
+        phase = self.phase
+        if phase is Phase.SIMULTANEOUS_BIDDING:
+            if seat not in self._pending:
+                raise IllegalAction("You have already bid this hand.")
+        elif phase is not Phase.BIDDING:
+            raise IllegalAction("It is not time to bid.")
+        elif seat != self.turn:
+            raise IllegalAction("It is not your turn to bid.")
+        if isinstance(tricks, bool) or not isinstance(tricks, int):
+            raise IllegalAction("A bid is a whole number of tricks.")
+        if not 0 <= tricks <= self.tricks_in_hand:
+            raise IllegalAction(f"Bids go from 0 to {self.tricks_in_hand} in this hand.")
+        if phase is Phase.BIDDING and seat == self.dealer:
+            hook = self.hook_bid
+            if tricks == hook:
+                raise IllegalAction(
+                    f"The dealer may not bid {tricks}: the bids would add up to the "
+                    f"{self.tricks_in_hand} tricks."
+                )
+        self.bids[seat] = tricks
+        if phase is Phase.SIMULTANEOUS_BIDDING:
+            self._pending.remove(seat)
+            if not self._pending:
+                self._start_play()
+            return
+        if seat == self.dealer:
+            if self._extra_card_possible() and self.bid_total == self.tricks_in_hand:
+                self._deal_extra_card()
+            self._start_play()
+        else:
+            self.turn = (seat + 1) % self.players
+
+    def _deal_extra_card(self) -> None:
+        for seat in self._seats_from_left():
+            card = self._stock.pop(0)
+            self.hands[seat].append(card)
+            self._suit_counts[seat][card.suit] += 1
+        self.hand_size += 1
+        self.tricks_in_hand += 1
+
+    def play(self, seat: int, card: Card | str) -> None:
+        if self.phase is not _PLAYING:
+            raise IllegalAction("It is not time to play a card.")
+        if seat != self.turn:
+            raise IllegalAction("It is not your turn to play.")
+        if card.__class__ is not Card:
+            card = _parse_card(card)
+        hand = self.hands[seat]
+        try:
+            position = hand.index(card)
+        except ValueError:
+            raise IllegalAction(f"You do not hold the {card}.") from None
+        trick = self.current_trick
+        counts = self._suit_counts[seat]
+        suit = card.suit
+        if trick:
+            led = trick[0][1].suit
+            if suit != led:
+                if counts[led]:
+                    raise IllegalAction(f"You must follow suit: you hold a {led.singular}.")
+                trump = self.trump_suit
+                if self._must_trump and trump is not None and suit != trump and counts[trump]:
+                    raise IllegalAction(
+                        f"You cannot follow suit, so you must trump: you hold a {trump.singular}."
+                    )
+        elif (
+            self._after_broken
+            and suit == self.trump_suit
+            and not self.trump_broken
+            and counts[suit] < len(hand)
+        ):
+            raise IllegalAction(
+                "Trumps have not been broken yet: lead another suit while you hold one."
+            )
+        del hand[position]
+        counts[suit] -= 1
+        trick.append((seat, card))
+        if len(trick) == self.players:
+            self._finish_trick(trick)
+        else:
+            self.turn = (seat + 1) % self.players
+
+    def _finish_trick(self, trick: list[tuple[int, Card]]) -> None:
+        trump = self.trump_suit
+        winner, best = trick[0]
+        best_suit = best.suit
+        best_rank = best.rank
+        for seat, card in trick:
+            suit = card.suit
+            if suit == best_suit:
+                if card.rank > best_rank:
+                    winner, best_rank = seat, card.rank
+            elif suit == trump:
+                winner, best_suit, best_rank = seat, suit, card.rank
+        if best_suit == trump:
+            self.trump_broken = True
+        self.tricks_won[winner] += 1
+        self._tricks_played.append(tuple(trick))
+        self.current_trick = []
+        if self.hands[winner]:
+            self.trick_number += 1
+            self.turn = winner
+        else:
+            self._score_hand()
+
+    # ----- scoring and the next hand -----
+
+    def _score_hand(self) -> None:
+        rules = self.rules
+        bids = [bid if bid is not None else 0 for bid in self.bids]
+        tricks = self.tricks_won
+        points = [
+            hand_points(rules, bids[seat], tricks[seat], self.tricks_in_hand, self.blind)
+            for seat in range(self.players)
+        ]
+        for seat, gained in enumerate(points):
+            self.scores[seat] += gained
+        self._scoresheet.append(
+            HandRecord(
+                hand_number=self.hand_number,
+                hand_size=self.hand_size,
+                tricks_in_hand=self.tricks_in_hand,
+                dealer=self.dealer,
+                trump_card=self.trump_card,
+                trump_suit=self.trump_suit,
+                bids=tuple(bids),
+                tricks=tuple(tricks),
+                made=tuple(bid == took for bid, took in zip(bids, tricks, strict=True)),
+                points=tuple(points),
+                totals=tuple(self.scores),
+                blind=self.blind,
+            )
+        )
+        if self._game_should_end():
+            self._end_game()
+            return
+        self.dealer = (self.dealer + 1) % self.players
+        self.hand_number += 1
+        self._deal()
+
+    def _game_should_end(self) -> bool:
+        rules = self.rules
+        if rules.game_end == "target":
+            done = (
+                max(self.scores) >= rules.target_score
+                or self.hand_number >= TARGET_GAME_HAND_LIMIT
+            )
+        else:
+            done = self.hand_number >= len(self._plan)
+        if not done:
+            return False
+        top = max(self.scores)
+        tied = self.scores.count(top) > 1
+        if tied and rules.tiebreak == "extra_hands" and self._extra_hands < EXTRA_HAND_LIMIT:
+            self._extra_hands += 1
+            return False
+        return True
+
+    def _end_game(self) -> None:
+        top = max(self.scores)
+        self.winners = [seat for seat, score in enumerate(self.scores) if score == top]
+        for seat in self.winners:
+            self.scores[seat] += self.rules.winner_bonus
+        self.phase = Phase.GAME_OVER
+        self.turn = None
+        self._pending = []
+        self.hands = [[] for _ in range(self.players)]
+        self._suit_counts = [[0, 0, 0, 0] for _ in range(self.players)]
+
+    # ----- views -----
+
+    def view(self, seat: int) -> PlayerView:
+        """What `seat` may see. Other hands, others' discards and hidden bids are left out."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"There is no seat {seat}.")
+        phase = self.phase
+        hidden_hand = self.blind and phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING)
+        if phase is Phase.SIMULTANEOUS_BIDDING:
+            bids = tuple(bid if other == seat else None for other, bid in enumerate(self.bids))
+        else:
+            bids = tuple(self.bids)
+        return PlayerView(
+            seat=seat,
+            players=self.players,
+            rules=self.rules,
+            phase=phase,
+            turn=self.turn,
+            actor_seats=tuple(self.actor_seats()),
+            dealer=self.dealer,
+            hand_number=self.hand_number,
+            hand_count=self.hand_count,
+            hand_size=self.hand_size,
+            tricks_in_hand=self.tricks_in_hand,
+            trump_card=self.trump_card,
+            trump_suit=self.trump_suit,
+            blind=self.blind,
+            hand=() if hidden_hand else tuple(sort_hand(self.hands[seat])),
+            discarded=tuple(self.discarded[seat]),
+            bids=bids,
+            has_bid=tuple(bid is not None for bid in self.bids),
+            hook_bid=self.hook_bid,
+            tricks_won=tuple(self.tricks_won),
+            current_trick=tuple(self.current_trick),
+            tricks_played=tuple(self._tricks_played),
+            trick_number=self.trick_number,
+            trump_broken=self.trump_broken,
+            scores=tuple(self.scores),
+            scoresheet=tuple(self._scoresheet),
+            legal_bids=tuple(self.legal_bids(seat)),
+            legal_cards=tuple(sort_hand(self.legal_cards(seat))),
+            legal_trumps=tuple(self.legal_trumps()) if seat == self.turn else (),
+            discards_needed=(
+                self.rules.discards_for(self.players) if seat in self._pending
+                and phase is Phase.DISCARD else 0
+            ),
+            winners=tuple(self.winners),
+        )
+
+    # ----- snapshots -----
+
+    def to_json(self) -> str:
+        """The whole state as JSON; `Game.from_json` restores it exactly."""
+        return json.dumps(self._to_dict(), separators=(",", ":"))
+
+    def _to_dict(self) -> dict[str, Any]:
+        def codes(cards: Any) -> list[str]:
+            return [card.code for card in cards]
+
+        return {
+            "version": SNAPSHOT_VERSION,
+            "players": self.players,
+            "rules": self.rules.model_dump(mode="json"),
+            "seed": self.seed,
+            "deal_index": self._deal_index,
+            "extra_hands": self._extra_hands,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "phase": self.phase.value,
+            "turn": self.turn,
+            "pending": self._pending,
+            "hand_size": self.hand_size,
+            "tricks_in_hand": self.tricks_in_hand,
+            "hands": [codes(hand) for hand in self.hands],
+            "stock": codes(self._stock),
+            "discarded": [codes(cards) for cards in self.discarded],
+            "trump_card": self.trump_card.code if self.trump_card else None,
+            "trump_suit": self.trump_suit.letter if self.trump_suit is not None else None,
+            "blind": self.blind,
+            "bids": self.bids,
+            "tricks_won": self.tricks_won,
+            "current_trick": [[seat, card.code] for seat, card in self.current_trick],
+            "tricks_played": [[[s, c.code] for s, c in trick] for trick in self._tricks_played],
+            "trick_number": self.trick_number,
+            "trump_broken": self.trump_broken,
+            "scores": self.scores,
+            "scoresheet": [_record_to_dict(record) for record in self._scoresheet],
+            "winners": self.winners,
+        }
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        """Restore a snapshot. Raises ValueError when it is not one this code can read."""
+        try:
+            data = json.loads(text)
+            if data.get("version") != SNAPSHOT_VERSION:
+                raise ValueError(f"snapshot version {data.get('version')!r} is not supported")
+            return cls._from_dict(data)
+        except (KeyError, TypeError, AttributeError, IndexError, json.JSONDecodeError) as error:
+            raise ValueError(f"unreadable game snapshot: {error!r}") from None
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any]) -> Game:
+        def cards(codes: list[str]) -> list[Card]:
+            return [Card.parse(code) for code in codes]
+
+        game = cls.__new__(cls)
+        game.players = int(data["players"])
+        game.rules = Rules.model_validate(data["rules"])
+        game.seed = data["seed"]
+        game._plan = game.rules.plan(game.players)
+        game._deal_index = data["deal_index"]
+        game._cache_rule_flags()
+        game._extra_hands = data["extra_hands"]
+        game.hand_number = data["hand_number"]
+        game.dealer = data["dealer"]
+        game.phase = Phase(data["phase"])
+        game.turn = data["turn"]
+        game._pending = list(data["pending"])
+        game.hand_size = data["hand_size"]
+        game.tricks_in_hand = data["tricks_in_hand"]
+        game.hands = [cards(hand) for hand in data["hands"]]
+        game._suit_counts = [[0, 0, 0, 0] for _ in range(game.players)]
+        for seat, hand in enumerate(game.hands):
+            for card in hand:
+                game._suit_counts[seat][card.suit] += 1
+        game._stock = cards(data["stock"])
+        game.discarded = [cards(codes) for codes in data["discarded"]]
+        game.trump_card = Card.parse(data["trump_card"]) if data["trump_card"] else None
+        game.trump_suit = Suit.parse(data["trump_suit"]) if data["trump_suit"] else None
+        game.blind = data["blind"]
+        game.bids = list(data["bids"])
+        game.tricks_won = list(data["tricks_won"])
+        game.current_trick = [(seat, Card.parse(code)) for seat, code in data["current_trick"]]
+        game._tricks_played = [
+            tuple((seat, Card.parse(code)) for seat, code in trick)
+            for trick in data["tricks_played"]
+        ]
+        game.trick_number = data["trick_number"]
+        game.trump_broken = data["trump_broken"]
+        game.scores = list(data["scores"])
+        game._scoresheet = [_record_from_dict(record) for record in data["scoresheet"]]
+        game.winners = list(data["winners"])
+        if len(game.hands) != game.players or len(game.bids) != game.players:
+            raise ValueError("snapshot seats do not match its player count")
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy, for trying an action without touching the original."""
+        return Game._from_dict(json.loads(self.to_json()))
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.rules.name} players={self.players} hand={self.hand_number} "
+            f"phase={self.phase.value} turn={self.turn}>"
+        )
+
+
+def _record_to_dict(record: HandRecord) -> dict[str, Any]:
+    return {
+        "hand_number": record.hand_number,
+        "hand_size": record.hand_size,
+        "tricks_in_hand": record.tricks_in_hand,
+        "dealer": record.dealer,
+        "trump_card": record.trump_card.code if record.trump_card else None,
+        "trump_suit": record.trump_suit.letter if record.trump_suit is not None else None,
+        "bids": list(record.bids),
+        "tricks": list(record.tricks),
+        "made": list(record.made),
+        "points": list(record.points),
+        "totals": list(record.totals),
+        "blind": record.blind,
+    }
+
+
+def _record_from_dict(data: dict[str, Any]) -> HandRecord:
+    return HandRecord(
+        hand_number=data["hand_number"],
+        hand_size=data["hand_size"],
+        tricks_in_hand=data["tricks_in_hand"],
+        dealer=data["dealer"],
+        trump_card=Card.parse(data["trump_card"]) if data["trump_card"] else None,
+        trump_suit=Suit.parse(data["trump_suit"]) if data["trump_suit"] else None,
+        bids=tuple(data["bids"]),
+        tricks=tuple(data["tricks"]),
+        made=tuple(data["made"]),
+        points=tuple(data["points"]),
+        totals=tuple(data["totals"]),
+        blind=data["blind"],
+    )

@@ -1,0 +1,30 @@
+"""Scoring schemes of RULES.md section 3, with the zero-bid and blind modifiers."""
+
+from __future__ import annotations
+
+from engine.rules import Rules
+
+
+def hand_points(rules: Rules, bid: int, tricks: int, tricks_in_hand: int, blind: bool) -> int:
+    """Points for one player's hand: exact bids earn the scheme's bonus, misses its penalty."""
+    scheme = rules.scoring
+    if bid == tricks:
+        if bid == 0 and rules.zero_bid != "standard":
+            zero_bid = rules.zero_bid
+            points = 5 + tricks_in_hand if zero_bid == "five_plus_hand" else (
+                5 if zero_bid == "five" else 10
+            )
+        elif scheme == "bonus_only":
+            points = 10
+        elif scheme == "wizard":
+            points = 20 + 10 * tricks
+        else:  # common, strict and penalty agree on an exact bid: 10 + the tricks (= the bid)
+            points = 10 + tricks
+        return points * rules.blind_multiplier if blind else points
+    if scheme == "common":
+        return tricks
+    if scheme == "penalty":
+        return -abs(bid - tricks)
+    if scheme == "wizard":
+        return -10 * abs(bid - tricks)
+    return 0  # strict and bonus_only: a missed bid scores nothing

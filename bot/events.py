@@ -132,11 +132,17 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class RatingChange:
-    """A person's rating before and after the game (as the store computes it)."""
+    """A person's shown rating (openskill ordinal, 0 for a newcomer) before and after the game."""
 
     user_id: int
     before: float
     after: float
+    name: str = ""
+
+    @property
+    def delta(self) -> float:
+        """How much the shown rating moved."""
+        return self.after - self.before
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,6 +73,8 @@ class SeatView:
     """The hand `dm_message_id` belongs to; a new hand gets a new DM."""
     dm_failed: bool
     """The person's DMs are closed: stop trying for this game."""
+    dm_channel_id: int | None = None
+    """The DM channel holding `dm_message_id` (as the presenter reported it)."""
     replaced_user_id: int | None = None
     """The person who had this seat before a computer took it (kick or leave mid-game)."""
 

@@ -4,22 +4,56 @@ It speaks ids and engine values only. Each action runs under its table's asyncio
 check it (the engine refuses illegal moves without changing the game), commit it to the
 store together with its action-log row, and only then publish the events to the presenter.
 A refusal raises TableError with a sentence for the player and changes nothing.
+
+Computer seats think in an executor (never on the event loop) and a run of computer moves is
+published as one batch. A person who does not act in time gets a warning at half time, then
+the `medium` computer moves for them; after two timeouts in a row it keeps playing their seat
+(autopilot) until they act again. Deadlines are stored, so timers survive a restart.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from concurrent.futures import Executor
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from datetime import datetime, timedelta
+from typing import Any
 
+from pydantic import ValidationError
+
+from bot import computer
 from bot.clock import Clock, SystemClock
 from bot.errors import TableError
-from bot.models import TableOptions, TableView
+from bot.events import (
+    Event,
+    GameOver,
+    GameStarted,
+    RatingChange,
+    SeatAutopiloted,
+    SeatsChanged,
+    Standing,
+    TableCancelled,
+    TableOpened,
+    TimedOut,
+    TimerWarning,
+    TurnChanged,
+)
+from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
+from bot.narrate import ACTION_OF_PHASE, SIMULTANEOUS_PHASES, Before, hand_dealt, narrate
 from bot.presenter import Presenter
+from bot.table import LiveSeat, LiveTable
+from data import Action, ChannelBusy, FinishedGame, Store, StoreError, TableRecord
+from data import Seat as StoredSeat
+from engine import Card, Game, IllegalAction, Phase, PlayerView, Rules, Suit
 
-if TYPE_CHECKING:
-    from engine import Card, PlayerView, Suit
+log = logging.getLogger(__name__)
+
+MAX_BATCH = 200
+"""Computer moves in one batch at most (a safety net; a hand ends a batch anyway)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,49 +85,75 @@ class TableService:
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         presenter: Presenter,
         *,
         config: ServiceConfig | None = None,
         executor: Executor | None = None,
         clock: Clock | None = None,
+        decide: computer.Decide | None = None,
     ) -> None:
         """`store`: an open data.Store. `executor`: where computer players think (default: a
-        small thread pool owned by the service). `clock`: time source (tests pass ManualClock).
+        one-thread pool owned by the service). `clock`: time source (tests pass ManualClock).
+        `decide`: the computer's decision function (default bot.computer.decide; it must be
+        picklable when the executor is a process pool).
         """
         self.store = store
         self.presenter = presenter
         self.config = config or ServiceConfig()
         self.clock: Clock = clock or SystemClock()
-        self._executor = executor
+        self._own_executor = executor is None
+        self._executor: Executor = executor or ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="ohhell-computer"
+        )
+        self._decide: computer.Decide = decide or computer.decide
+        self._tables: dict[int, LiveTable] = {}
+        self._by_channel: dict[int, int] = {}
+        self._closed = False
 
     # ---- reads (synchronous, lock-free: safe inside publish) ----------------------------------
 
     def table(self, table_id: int) -> TableView:
         """The table's current view; TableError if there is no such active table."""
-        raise NotImplementedError
+        return self._get(table_id).view()
 
     def table_for_channel(self, channel_id: int) -> TableView:
         """The active table in this channel or thread; TableError "There is no table in this
         channel." otherwise."""
-        raise NotImplementedError
+        found = self.find_table(channel_id)
+        if found is None:
+            raise TableError("There is no table in this channel.")
+        return found
 
     def find_table(self, channel_id: int) -> TableView | None:
         """The active table in this channel, or None (no error)."""
-        raise NotImplementedError
+        table_id = self._by_channel.get(channel_id)
+        return None if table_id is None else self._tables[table_id].view()
 
     def tables(self) -> list[TableView]:
         """Every active table (lobby or playing)."""
-        raise NotImplementedError
+        return [t.view() for t in self._tables.values()]
 
     def hand_view(self, table_id: int, user_id: int) -> PlayerView:
         """What this person may see of the game: their own hand, legal bids and cards.
         TableError if they are not seated or the game has not been dealt."""
-        raise NotImplementedError
+        t = self._get(table_id)
+        seat = t.seat_of(user_id)
+        if seat is None:
+            raise TableError("You are not in this game.")
+        return self._seat_view(t, seat)
 
     def seat_view(self, table_id: int, seat: int) -> PlayerView:
         """The same by seat number (for the presenter that DMs each seat)."""
-        raise NotImplementedError
+        t = self._get(table_id)
+        if not 0 <= seat < len(t.seats):
+            raise TableError(f"There is no seat {seat} at this table.")
+        return self._seat_view(t, seat)
+
+    def _seat_view(self, t: LiveTable, seat: int) -> PlayerView:
+        if t.game is None:
+            raise TableError("The cards have not been dealt yet.")
+        return t.game.view(seat)
 
     # ---- lobby ---------------------------------------------------------------------------------
 
@@ -108,28 +168,127 @@ class TableService:
         """Open a table in this channel with the host in seat 0 (plus `options.bots` computer
         seats). TableError if the channel already has one, or the options are not valid
         (unknown preset or level)."""
-        raise NotImplementedError
+        options = options or TableOptions()
+        preset = _check_options(options)
+        if channel_id in self._by_channel:
+            raise TableError("There is already a table in this channel.")
+        if 1 + options.bots > preset.max_players:
+            raise TableError(
+                f"{options.preset} seats at most {preset.max_players} players, "
+                f"so {options.bots} computer players do not fit beside you."
+            )
+        seats = [LiveSeat(name=host_name, user_id=host_id)]
+        for _ in range(options.bots):
+            seats.append(_computer_seat(seats, options.bot_level))
+        payload = {"options": options.model_dump(mode="json")}
+        try:
+            record = await self.store.create_table(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                rules_json=preset.model_dump_json(),
+                seats=[
+                    StoredSeat(name=s.name, user_id=s.user_id, computer_level=s.computer)
+                    for s in seats
+                ],
+                action=Action("open", seat=0, user_id=host_id, payload=payload),
+            )
+        except ChannelBusy:
+            raise TableError("There is already a table in this channel.") from None
+        t = LiveTable(
+            id=record.id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            options=options,
+            seats=seats,
+            turn_timeout=self._timeout_of(options),
+        )
+        self._tables[t.id] = t
+        self._by_channel[channel_id] = t.id
+        async with t.lock:
+            await self._publish(t, [TableOpened(table_id=t.id, host_id=host_id)])
+        return t.view()
 
     async def join(self, table_id: int, user_id: int, name: str) -> TableView:
         """Take a seat in the lobby. TableError: already seated, table full, game started."""
-        raise NotImplementedError
+
+        def act(t: LiveTable, events: list[Event]) -> Action:
+            self._need_lobby(t)
+            if t.seat_of(user_id) is not None:
+                raise TableError("You are already at this table.")
+            limit = Rules.preset(t.options.preset).max_players
+            if len(t.seats) >= limit:
+                raise TableError(f"The table is full ({limit} seats).")
+            t.seats.append(LiveSeat(name=name, user_id=user_id))
+            seat = len(t.seats) - 1
+            events.append(SeatsChanged("join", seat, name, user_id))
+            return Action("join", seat=seat, user_id=user_id, payload={"name": name})
+
+        return await self._act(table_id, act)
 
     async def leave(self, table_id: int, user_id: int) -> TableView:
         """Leave: in the lobby the seat goes (if the host leaves, the next person becomes host;
         with no person left the table is cancelled); mid-game a computer takes the seat."""
-        raise NotImplementedError
+
+        def act(t: LiveTable, events: list[Event]) -> Action:
+            seat = self._need_seat(t, user_id)
+            self._vacate(t, seat, events, "leave")
+            return Action("leave", seat=seat, user_id=user_id)
+
+        return await self._act(table_id, act)
 
     async def add_computer(
         self, table_id: int, user_id: int, level: str | None = None
     ) -> TableView:
         """Host only, lobby only: add a computer seat (`level`: random/easy/medium/hard,
         default the table's bot level)."""
-        raise NotImplementedError
+
+        def act(t: LiveTable, events: list[Event]) -> Action:
+            self._need_lobby(t)
+            self._need_host(t, user_id, "add computer players")
+            chosen = level or t.options.bot_level
+            _check_level(chosen)
+            limit = Rules.preset(t.options.preset).max_players
+            if len(t.seats) >= limit:
+                raise TableError(f"The table is full ({limit} seats).")
+            t.seats.append(_computer_seat(t.seats, chosen))
+            seat = len(t.seats) - 1
+            events.append(SeatsChanged("add_computer", seat, t.seats[seat].name, None))
+            return Action("add_computer", seat=seat, user_id=user_id, payload={"level": chosen})
+
+        return await self._act(table_id, act)
 
     async def deal(self, table_id: int, user_id: int) -> TableView:
         """Host only: start the game with the seats as they are (min..max players of the
         preset), dealing the first hand."""
-        raise NotImplementedError
+
+        def act(t: LiveTable, events: list[Event]) -> Action:
+            self._need_lobby(t)
+            self._need_host(t, user_id, "deal")
+            players = len(t.seats)
+            rules = _rules_for(t.options)
+            if players < max(3, rules.min_players):
+                raise TableError(
+                    f"{rules.name} needs at least {max(3, rules.min_players)} players; "
+                    f"there are {players}. Ask others to join or add computer players."
+                )
+            problem = rules.problem(players)
+            if problem:
+                raise TableError(problem)
+            seed = t.options.seed if t.options.seed is not None else secrets.randbits(31)
+            try:
+                game = Game.new(players=players, rules=rules, seed=seed)
+            except ValueError as err:
+                raise TableError(str(err)) from None
+            t.rules = rules
+            t.game = game
+            t.status = TableStatus.PLAYING
+            events.append(GameStarted(players=players, preset=rules.name))
+            events.append(hand_dealt(game))
+            return Action("deal", user_id=user_id, payload={"seed": seed, "players": players})
+
+        return await self._act(table_id, act, moved=True)
 
     # ---- play (button-reachable: pass the hand number the button was made for) ------------------
 
@@ -137,20 +296,30 @@ class TableService:
         self, table_id: int, user_id: int, tricks: int, hand_number: int | None = None
     ) -> TableView:
         """Bid `tricks`. TableError: stale hand, not your turn, out of range, the hooked bid."""
-        raise NotImplementedError
+        return await self._human_move(table_id, user_id, "bid", tricks, hand_number)
 
     async def play(
         self, table_id: int, user_id: int, card: Card | str, hand_number: int | None = None
     ) -> TableView:
         """Play a card (a Card, or text like "10h", "TH", "10♥"). TableError: stale hand,
         not your turn, not a card, not in your hand, must follow suit (the engine's reason)."""
-        raise NotImplementedError
+        if isinstance(card, str):
+            try:
+                card = Card.parse(card)
+            except ValueError as err:
+                raise TableError(_sentence(str(err))) from None
+        return await self._human_move(table_id, user_id, "play", card, hand_number)
 
     async def choose_trump(
         self, table_id: int, user_id: int, suit: Suit | str, hand_number: int | None = None
     ) -> TableView:
         """The dealer names trump (variant phase); `suit` a Suit or a letter/name/symbol."""
-        raise NotImplementedError
+        if isinstance(suit, str):
+            try:
+                suit = Suit.parse(suit)
+            except ValueError as err:
+                raise TableError(_sentence(str(err))) from None
+        return await self._human_move(table_id, user_id, "trump", suit, hand_number)
 
     async def discard(
         self,
@@ -160,51 +329,723 @@ class TableService:
         hand_number: int | None = None,
     ) -> TableView:
         """Discard face down (variant phase)."""
-        raise NotImplementedError
+        parsed: list[Card] = []
+        for card in cards:
+            try:
+                parsed.append(card if isinstance(card, Card) else Card.parse(card))
+            except ValueError as err:
+                raise TableError(_sentence(str(err))) from None
+        return await self._human_move(table_id, user_id, "discard", parsed, hand_number)
 
     async def take_back(self, table_id: int, user_id: int) -> TableView:
         """A person on autopilot takes their seat back (bidding or playing does it too)."""
-        raise NotImplementedError
+
+        def act(t: LiveTable, events: list[Event]) -> Action | None:
+            seat = self._need_seat(t, user_id)
+            s = t.seats[seat]
+            if not s.autopilot:
+                raise TableError("You are already playing your own seat.")
+            s.autopilot = False
+            s.timeouts = 0
+            events.append(SeatAutopiloted(seat, False))
+            return Action("take_back", seat=seat, user_id=user_id)
+
+        return await self._act(table_id, act)
 
     # ---- control -------------------------------------------------------------------------------
 
     async def kick(self, table_id: int, user_id: int, target_id: int) -> TableView:
         """Host only: in the lobby the target's seat goes; mid-game a computer takes it."""
-        raise NotImplementedError
+
+        def act(t: LiveTable, events: list[Event]) -> Action:
+            self._need_host(t, user_id, "remove players")
+            if target_id == user_id:
+                raise TableError("You cannot remove yourself: use leave, or end the game.")
+            seat = t.seat_of(target_id)
+            if seat is None:
+                raise TableError("That person is not at this table.")
+            self._vacate(t, seat, events, "kick")
+            return Action("kick", seat=seat, user_id=user_id, payload={"target": target_id})
+
+        return await self._act(table_id, act)
 
     async def end(self, table_id: int, user_id: int, is_manager: bool = False) -> TableView:
         """Cancel the table (host, or a member with Manage Server: the cog passes
         `is_manager`). No result is recorded."""
-        raise NotImplementedError
+
+        def act(t: LiveTable, events: list[Event]) -> Action:
+            if user_id != t.host_id and not is_manager:
+                raise TableError("Only the host or a server manager can end this game.")
+            t.status = TableStatus.CANCELLED
+            t.deadline = None
+            events.append(TableCancelled(by=user_id, reason="ended"))
+            return Action("end", user_id=user_id)
+
+        return await self._act(table_id, act)
 
     # ---- presenter bookkeeping (synchronous; persisted soon after, safe inside publish) ---------
 
     def set_table_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the channel message that shows this table (edited in place)."""
-        raise NotImplementedError
+        t = self._tables.get(table_id)
+        if t is None or t.message_id == message_id:
+            return
+        t.message_id = message_id
+        self._flush_soon(t)
 
     def set_dm_message(
-        self, table_id: int, user_id: int, hand_number: int, message_id: int | None
+        self,
+        table_id: int,
+        user_id: int,
+        hand_number: int,
+        message_id: int | None,
+        channel_id: int | None = None,
     ) -> None:
-        """Remember this person's DM hand message for `hand_number`."""
-        raise NotImplementedError
+        """Remember this person's DM hand message for `hand_number` (ignored when that hand is
+        no longer the one in play)."""
+        t = self._tables.get(table_id)
+        if t is None or t.game is None or t.game.hand_number != hand_number:
+            return
+        seat = t.seat_of(user_id)
+        if seat is None:
+            return
+        s = t.seats[seat]
+        s.dm_message_id = message_id
+        if channel_id is not None:
+            s.dm_channel_id = channel_id
+        self._flush_soon(t)
 
     def set_dm_failed(self, table_id: int, user_id: int) -> None:
         """This person's DMs are closed: presenters stop trying for this game."""
-        raise NotImplementedError
+        t = self._tables.get(table_id)
+        seat = None if t is None else t.seat_of(user_id)
+        if t is None or seat is None or t.seats[seat].dm_failed:
+            return
+        t.seats[seat].dm_failed = True
+        t.seats[seat].dm_message_id = None
+        t.pending_log.append(("dm_failed", {"user_id": user_id}))
+        self._flush_soon(t)
 
     # ---- life cycle ----------------------------------------------------------------------------
 
     async def resume_all(self) -> ResumeReport:
         """Load every table in progress from the store, rebuild it, reschedule its timer and
-        any pending computer move, and publish nothing. Broken tables are reported, marked in
+        any pending computer move, and publish nothing (except a game found finished but not
+        yet recorded, which is recorded and published). Broken tables are reported, marked in
         the store and skipped."""
-        raise NotImplementedError
+        report = ResumeReport()
+        loaded = await self.store.load_active_tables()
+        for broken in loaded.broken:
+            log.warning("table %s cannot be resumed: %s", broken.table.id, broken.reason)
+            report.broken.append((broken.table.id, broken.reason))
+        for record in loaded.ok:
+            if record.id in self._tables:
+                continue
+            try:
+                t = await self._rebuild(record)
+            except Exception as err:
+                reason = f"{type(err).__name__}: {err}"
+                log.exception("table %s cannot be resumed", record.id)
+                with contextlib.suppress(StoreError):
+                    await self.store.mark_broken(record.id, reason)
+                report.broken.append((record.id, reason))
+                continue
+            self._tables[t.id] = t
+            self._by_channel[t.channel_id] = t.id
+            report.resumed.append(t.id)
+            if t.status is TableStatus.PLAYING and t.game is not None:
+                if t.game.phase is Phase.GAME_OVER:
+                    async with t.lock:
+                        events: list[Event] = []
+                        await self._finish(t, events, None)
+                        await self._publish(t, events)
+                        self._forget_if_closed(t)
+                    continue
+                self._arm_timer(t)
+                self._wake_computers(t)
+        return report
+
+    async def _rebuild(self, record: TableRecord) -> LiveTable:
+        """A LiveTable from its row, with options and DM failures from its action log."""
+        options = TableOptions()
+        failed: set[int] = set()
+        for entry in await self.store.actions(record.id):
+            if entry.action == "open":
+                options = TableOptions.model_validate(entry.payload.get("options", {}))
+            elif entry.action == "dm_failed":
+                failed.add(int(entry.payload["user_id"]))
+        t = LiveTable.from_record(record, options, self._timeout_of(options))
+        for s in t.seats:
+            s.dm_failed = s.user_id in failed
+        if t.status is TableStatus.PLAYING and t.game is None:
+            raise ValueError("a game in play has no snapshot")
+        if t.game is not None and t.game.players != len(t.seats):
+            raise ValueError(f"the snapshot has {t.game.players} seats, the table {len(t.seats)}")
+        if t.deadline is not None and t.game is not None:
+            # The warning moment may have passed while the bot was down: warn no more.
+            t.warned = self.clock.now() >= t.deadline - timedelta(seconds=t.turn_timeout / 2)
+        return t
+
+    async def wait_idle(self) -> None:
+        """Wait until no computer move or bookkeeping save is pending (tests, the terminal).
+
+        Turn timers are not waited for: they wait on the clock.
+        """
+        while True:
+            busy = [
+                task
+                for t in list(self._tables.values())
+                for task in (t.runner, t.flusher)
+                if task is not None and not task.done()
+            ]
+            if not busy:
+                return
+            await asyncio.gather(*busy, return_exceptions=True)
 
     async def close(self) -> None:
         """Stop timers and computer tasks, wait for pending bookkeeping saves, shut down an
         executor the service created (not one passed in). The store is the caller's."""
-        raise NotImplementedError
+        self._closed = True
+        tasks: list[asyncio.Task[None]] = []
+        for t in self._tables.values():
+            for task in (t.timer, t.runner):
+                if task is not None and not task.done():
+                    task.cancel()
+                    tasks.append(task)
+            if t.flusher is not None and not t.flusher.done():
+                tasks.append(t.flusher)
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if self._own_executor:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    # ---- the action discipline -----------------------------------------------------------------
+
+    def _get(self, table_id: int) -> LiveTable:
+        t = self._tables.get(table_id)
+        if t is None:
+            raise TableError("This table is closed: the game is over or was ended.")
+        return t
+
+    async def _act(
+        self,
+        table_id: int,
+        act: Callable[[LiveTable, list[Event]], Action | None],
+        *,
+        moved: bool = False,
+    ) -> TableView:
+        """Run `act` under the lock, commit, then publish; undo everything if the save fails."""
+        t = self._get(table_id)
+        async with t.lock:
+            if not t.status.active:
+                raise TableError("This table is closed: the game is over or was ended.")
+            events: list[Event] = []
+            memento = t.memento()
+            try:
+                action = act(t, events)
+                await self._commit(t, action)
+            except BaseException:
+                t.restore(memento)
+                raise
+            await self._settle(t, events, moved=moved)
+            await self._publish(t, events)
+            self._forget_if_closed(t)
+            return t.view()
+
+    async def _human_move(
+        self, table_id: int, user_id: int, kind: str, move: Any, hand_number: int | None
+    ) -> TableView:
+        """A person's bid, card, trump or discard."""
+
+        def act(t: LiveTable, events: list[Event]) -> Action:
+            game = self._need_game(t, hand_number)
+            seat = self._need_seat(t, user_id)
+            self._need_turn(t, game, seat, kind)
+            before = Before.of(game)
+            _apply(game, kind, seat, move)
+            s = t.seats[seat]
+            if s.autopilot:
+                s.autopilot = False
+                events.append(SeatAutopiloted(seat, False))
+            s.timeouts = 0
+            events.extend(narrate(before, game, kind, seat, move))
+            return Action(kind, seat=seat, user_id=user_id, payload=_payload(kind, move, before))
+
+        return await self._act(table_id, act, moved=True)
+
+    async def _commit(self, t: LiveTable, action: Action | None) -> None:
+        """Save the table and its action (and any waiting bookkeeping rows) in one transaction."""
+        if t.status is TableStatus.FINISHED:
+            raise AssertionError("finished tables are committed by _finish")
+        record = t.record(self.config.timeout_level)
+        pending = t.pending_log
+        if pending and action is None:
+            name, payload = pending[0]
+            action, pending = Action(name, payload=payload), pending[1:]
+        await self.store.save_table(record, action)
+        for name, payload in pending:
+            await self.store.save_table(record, Action(name, payload=payload))
+        t.pending_log = []
+        t.version += 1 + len(pending)
+        t.saved_game_json = record.snapshot_json
+
+    async def _settle(self, t: LiveTable, events: list[Event], *, moved: bool) -> None:
+        """After a commit: finish a game that ended, set the turn timer, wake the computers,
+        and say whose turn it is."""
+        game = t.game
+        if t.status is not TableStatus.PLAYING or game is None:
+            self._disarm(t)
+            return
+        if game.phase is Phase.GAME_OVER:
+            await self._finish(t, events, None)
+            return
+        changed = self._update_deadline(t, moved=moved)
+        if changed:
+            await self._commit(t, None)
+        self._arm_timer(t)
+        self._wake_computers(t)
+        if moved or changed:
+            events.append(
+                TurnChanged(
+                    seats=tuple(game.actor_seats()),
+                    action=ACTION_OF_PHASE.get(game.phase, "play"),
+                    hand_number=game.hand_number,
+                    deadline=t.deadline,
+                )
+            )
+
+    def _awaited_people(self, t: LiveTable) -> list[int]:
+        """The awaited seats that a person plays themself now (the timer runs for them)."""
+        game = t.game
+        if game is None or game.phase is Phase.GAME_OVER:
+            return []
+        return [seat for seat in game.actor_seats() if not t.seats[seat].machine_plays]
+
+    def _update_deadline(self, t: LiveTable, *, moved: bool) -> bool:
+        """Set the deadline for whoever is awaited now; True when it changed.
+
+        A move starts a new turn (a new deadline), except in the simultaneous steps where
+        the same deadline covers everyone still to bid or discard.
+        """
+        people = self._awaited_people(t)
+        if not people or t.turn_timeout <= 0:
+            new = None
+        elif t.deadline is not None and (
+            not moved
+            or (
+                t.game is not None
+                and t.game.phase in SIMULTANEOUS_PHASES
+                and t.deadline_phase == (t.game.hand_number, t.game.phase)
+            )
+        ):
+            new = t.deadline
+        else:
+            new = self.clock.now() + timedelta(seconds=t.turn_timeout)
+        if t.game is not None:
+            t.deadline_phase = (t.game.hand_number, t.game.phase)
+        if new == t.deadline:
+            return False
+        t.deadline = new
+        t.warned = False
+        return True
+
+    async def _finish(self, t: LiveTable, events: list[Event], action: Action | None) -> None:
+        """Record a finished game (result and ratings in one transaction) and announce it."""
+        game = t.game
+        assert game is not None and t.rules is not None
+        self._disarm(t)
+        t.deadline = None
+        record = t.record(self.config.timeout_level)
+        people_seats = tuple(
+            StoredSeat(name=s.name, user_id=s.user_id, computer_level=s.computer) for s in t.seats
+        )
+        result = FinishedGame.from_engine(game, t.rules, people_seats)
+        try:
+            recorded = await self.store.finish_game(record, result, action)
+            changes = tuple(
+                RatingChange(
+                    user_id=c.user_id,
+                    before=c.ordinal_before,
+                    after=c.ordinal_after,
+                    name=c.name,
+                )
+                for c in recorded.rating_changes
+            )
+        except StoreError:
+            log.exception("could not record the finished game at table %s", t.id)
+            changes = ()
+        t.status = TableStatus.FINISHED
+        t.version += 1
+        standings = tuple(
+            sorted(
+                (
+                    Standing(
+                        place=r.placing,
+                        seat=r.seat,
+                        name=r.name,
+                        user_id=t.seats[r.seat].user_id,
+                        score=r.total,
+                    )
+                    for r in result.seats
+                ),
+                key=lambda s: (s.place, s.seat),
+            )
+        )
+        events.append(
+            GameOver(standings=standings, winners=tuple(game.winners), rating_changes=changes)
+        )
+
+    async def _publish(self, t: LiveTable, events: list[Event]) -> None:
+        """Hand committed events to the presenter; its failure never undoes the action."""
+        if not events:
+            return
+        try:
+            await self.presenter.publish(t.view(), events)
+        except Exception:
+            log.exception("presenter failed on table %s", t.id)
+
+    def _forget_if_closed(self, t: LiveTable) -> None:
+        if t.status.active:
+            return
+        self._disarm(t)
+        self._tables.pop(t.id, None)
+        if self._by_channel.get(t.channel_id) == t.id:
+            del self._by_channel[t.channel_id]
+
+    # ---- seats ---------------------------------------------------------------------------------
+
+    def _vacate(self, t: LiveTable, seat: int, events: list[Event], reason: str) -> None:
+        """Take a person out of a seat: gone in the lobby, a computer's mid-game."""
+        s = t.seats[seat]
+        user_id = s.user_id
+        if t.status is TableStatus.LOBBY:
+            del t.seats[seat]
+            events.append(SeatsChanged(reason, seat, s.name, user_id))
+        else:
+            t.seats[seat] = LiveSeat(
+                name=f"{s.name} (bot)",
+                computer=self.config.replacement_level,
+                replaced_user_id=user_id,
+            )
+            events.append(SeatsChanged("replaced", seat, t.seats[seat].name, None))
+        humans = t.humans()
+        if not humans:
+            t.status = TableStatus.CANCELLED
+            t.deadline = None
+            events.append(TableCancelled(by=user_id, reason="everyone left"))
+        elif user_id == t.host_id:
+            t.host_id = t.seats[humans[0]].user_id  # type: ignore[assignment]
+
+    # ---- checks (raise TableError, change nothing) ---------------------------------------------
+
+    def _need_lobby(self, t: LiveTable) -> None:
+        if t.status is not TableStatus.LOBBY:
+            raise TableError("The game has already started.")
+
+    def _need_host(self, t: LiveTable, user_id: int, what: str) -> None:
+        if user_id != t.host_id:
+            raise TableError(f"Only the host can {what}.")
+
+    def _need_seat(self, t: LiveTable, user_id: int) -> int:
+        seat = t.seat_of(user_id)
+        if seat is None:
+            raise TableError("You are not in this game.")
+        return seat
+
+    def _need_game(self, t: LiveTable, hand_number: int | None) -> Game:
+        game = t.game
+        if t.status is TableStatus.LOBBY or game is None:
+            raise TableError("The game has not started yet.")
+        if game.phase is Phase.GAME_OVER:
+            raise TableError("This game is over.")
+        if hand_number is not None and hand_number != game.hand_number:
+            raise TableError(
+                f"That was for hand {hand_number}; hand {game.hand_number} is in play now."
+            )
+        return game
+
+    def _need_turn(self, t: LiveTable, game: Game, seat: int, kind: str) -> None:
+        expected = ACTION_OF_PHASE.get(game.phase)
+        if expected != kind:
+            raise TableError(_NOT_NOW.get(expected or "", "That is not possible now."))
+        actors = game.actor_seats()
+        if seat not in actors:
+            if game.phase in SIMULTANEOUS_PHASES:
+                raise TableError(
+                    "You have already bid this hand."
+                    if kind == "bid"
+                    else "You have already discarded this hand."
+                )
+            names = ", ".join(t.seats[a].name for a in actors)
+            raise TableError(f"It is not your turn: waiting for {names}.")
+
+    # ---- timers --------------------------------------------------------------------------------
+
+    def _timeout_of(self, options: TableOptions) -> int:
+        if options.turn_timeout is not None:
+            return options.turn_timeout
+        return self.config.default_turn_timeout
+
+    def _disarm(self, t: LiveTable) -> None:
+        current = asyncio.current_task()
+        for name in ("timer", "runner"):
+            task: asyncio.Task[None] | None = getattr(t, name)
+            if task is not None and task is not current and not task.done():
+                task.cancel()
+            setattr(t, name, None)
+
+    def _arm_timer(self, t: LiveTable) -> None:
+        """(Re)start the task that warns and times out the current deadline."""
+        current = asyncio.current_task()
+        if t.timer is not None and t.timer is not current and not t.timer.done():
+            if t.timer_deadline == t.deadline:
+                return
+            t.timer.cancel()
+        t.timer = None
+        t.timer_deadline = t.deadline
+        if t.deadline is not None and not self._closed:
+            t.timer = asyncio.create_task(self._run_timer(t, t.deadline))
+
+    async def _run_timer(self, t: LiveTable, deadline: datetime) -> None:
+        try:
+            if not t.warned:
+                await self.clock.sleep_until(deadline - timedelta(seconds=t.turn_timeout / 2))
+                async with t.lock:
+                    if t.deadline != deadline or not t.status.active or t.warned:
+                        return
+                    t.warned = True
+                    people = self._awaited_people(t)
+                    if people:
+                        await self._publish(t, [TimerWarning(tuple(people), deadline)])
+            await self.clock.sleep_until(deadline)
+            async with t.lock:
+                if t.deadline != deadline or not t.status.active:
+                    return
+                if t.timer is asyncio.current_task():
+                    t.timer = None
+                await self._time_out(t)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("turn timer failed at table %s", t.id)
+
+    async def _time_out(self, t: LiveTable) -> None:
+        """Time is up: the medium computer moves for every person still awaited."""
+        game = t.game
+        assert game is not None
+        events: list[Event] = []
+        for seat in self._awaited_people(t):
+            if game.phase is Phase.GAME_OVER or seat not in game.actor_seats():
+                continue
+            s = t.seats[seat]
+            s.timeouts += 1
+            events.append(TimedOut(seat, s.timeouts))
+            if s.timeouts >= self.config.autopilot_after:
+                s.autopilot = True
+                events.append(SeatAutopiloted(seat, True))
+            await self._machine_move(t, seat, self.config.timeout_level, "timeout", events)
+        await self._settle(t, events, moved=True)
+        await self._publish(t, events)
+        self._forget_if_closed(t)
+
+    # ---- computer players ----------------------------------------------------------------------
+
+    def _wake_computers(self, t: LiveTable) -> None:
+        """Start a run of computer moves if a computer is awaited and none is on its way."""
+        game = t.game
+        if game is None or game.phase is Phase.GAME_OVER or self._closed:
+            return
+        if not any(t.seats[seat].machine_plays for seat in game.actor_seats()):
+            return
+        current = asyncio.current_task()
+        if t.runner is not None and not t.runner.done() and t.runner is not current:
+            return
+        t.runner = asyncio.create_task(self._run_computers(t))
+
+    async def _run_computers(self, t: LiveTable) -> None:
+        """After the pacing delay, play computer moves until a person is awaited or the hand
+        ends, committing each, then publish them as one batch."""
+        try:
+            await self.clock.sleep(self.config.computer_delay)
+            async with t.lock:
+                game = t.game
+                if not t.status.active or game is None:
+                    return
+                events: list[Event] = []
+                hand = game.hand_number
+                for _ in range(MAX_BATCH):
+                    if game.phase is Phase.GAME_OVER or game.hand_number != hand:
+                        break
+                    seat = next((a for a in game.actor_seats() if t.seats[a].machine_plays), None)
+                    if seat is None:
+                        break
+                    s = t.seats[seat]
+                    level = s.computer or self.config.timeout_level
+                    await self._machine_move(t, seat, level, "computer", events)
+                if not events:
+                    return
+                await self._settle(t, events, moved=True)
+                await self._publish(t, events)
+                self._forget_if_closed(t)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer players failed at table %s", t.id)
+        finally:
+            if t.runner is asyncio.current_task():
+                t.runner = None
+
+    async def _machine_move(
+        self, t: LiveTable, seat: int, level: str, why: str, events: list[Event]
+    ) -> None:
+        """Let a computer decide in the executor, apply and commit its move (appends events)."""
+        game = t.game
+        assert game is not None
+        view = game.view(seat)
+        kind = ACTION_OF_PHASE[game.phase]
+        seed = _seed(t, seat)
+        loop = asyncio.get_running_loop()
+        try:
+            move = await loop.run_in_executor(self._executor, self._decide, level, seed, view)
+        except Exception:
+            log.exception("computer %s failed at table %s; moving at random", level, t.id)
+            move = computer.random_move(view, seed)
+        before = Before.of(game)
+        memento = t.memento()
+        try:
+            try:
+                _apply(game, kind, seat, move)
+            except (IllegalAction, ValueError, TypeError):
+                log.warning(
+                    "computer %s chose an illegal %s %r; moving at random", level, kind, move
+                )
+                move = computer.random_move(view, seed)
+                _apply(game, kind, seat, move)
+            payload = {**_payload(kind, move, before), "by": why, "level": level}
+            await self._commit(t, Action(kind, seat=seat, payload=payload))
+        except BaseException:
+            t.restore(memento)
+            raise
+        events.extend(narrate(before, game, kind, seat, move))
+
+    # ---- bookkeeping saves ---------------------------------------------------------------------
+
+    def _flush_soon(self, t: LiveTable) -> None:
+        """Persist message ids and DM failures soon, under the lock, coalescing requests."""
+        if t.flusher is not None and not t.flusher.done():
+            return
+        t.flusher = asyncio.get_running_loop().create_task(self._flush(t))
+
+    async def _flush(self, t: LiveTable) -> None:
+        try:
+            async with t.lock:
+                if t.flusher is asyncio.current_task():
+                    t.flusher = None
+                if not t.status.active:
+                    return
+                await self._commit(t, None)
+        except Exception:
+            log.exception("could not save bookkeeping of table %s", t.id)
+        finally:
+            if t.flusher is asyncio.current_task():
+                t.flusher = None
+
+
+# ---- helpers ------------------------------------------------------------------------------------
+
+_NOT_NOW = {
+    "bid": "It is time to bid, not to do that.",
+    "play": "It is time to play a card, not to do that.",
+    "trump": "The dealer is choosing trump now.",
+    "discard": "It is time to discard.",
+}
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _apply(game: Game, kind: str, seat: int, move: Any) -> None:
+    """Do a move on the engine; IllegalAction becomes TableError with the engine's words."""
+    try:
+        if kind == "bid":
+            game.bid(seat, move)
+        elif kind == "play":
+            game.play(seat, move)
+        elif kind == "trump":
+            game.choose_trump(seat, move)
+        elif kind == "discard":
+            game.discard(seat, list(move))
+        else:
+            raise AssertionError(kind)
+    except IllegalAction as err:
+        raise TableError(_sentence(str(err))) from None
+
+
+def _payload(kind: str, move: Any, before: Before) -> dict[str, Any]:
+    base: dict[str, Any] = {"hand": before.hand_number}
+    if kind == "bid":
+        base["bid"] = int(move)
+    elif kind == "play":
+        base["card"] = move.code
+    elif kind == "trump":
+        base["suit"] = move.letter
+    elif kind == "discard":
+        base["cards"] = [card.code for card in move]
+    return base
+
+
+def _seed(t: LiveTable, seat: int) -> int:
+    """A computer's seed: reproducible from the table's seed, the seat and the move count."""
+    base = t.options.seed if t.options.seed is not None else t.id
+    return (base * 1_000_003 + seat * 7_919 + t.version) & 0x7FFF_FFFF
+
+
+def _check_level(level: str) -> None:
+    if level not in COMPUTER_LEVELS:
+        raise TableError(f"There is no computer level {level!r}: use {', '.join(COMPUTER_LEVELS)}.")
+
+
+def _check_options(options: TableOptions) -> Rules:
+    """The preset's rules, after checking the options can make rules at all."""
+    if options.preset not in Rules.preset_names():
+        raise TableError(
+            f"There is no preset {options.preset!r}. Presets: {', '.join(Rules.preset_names())}."
+        )
+    _check_level(options.bot_level)
+    _rules_for(options)
+    return Rules.preset(options.preset)
+
+
+def _rules_for(options: TableOptions) -> Rules:
+    """The preset with the host's overrides, validated."""
+    preset = Rules.preset(options.preset)
+    update: dict[str, Any] = {}
+    if options.max_cards is not None:
+        update["max_hand"] = options.max_cards
+        update["hand_sizes"] = None
+    if options.scoring is not None:
+        update["scoring"] = options.scoring
+    if options.hook is not None:
+        update["hook"] = options.hook
+    if not update:
+        return preset
+    try:
+        return Rules.model_validate({**preset.model_dump(), **update})
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "options"
+        raise TableError(f"Those options do not work together ({where}: {first['msg']}).") from None
+
+
+def _computer_seat(seats: Sequence[LiveSeat], level: str) -> LiveSeat:
+    taken = {s.name for s in seats}
+    number = 1
+    while f"Bot {number}" in taken:
+        number += 1
+    return LiveSeat(name=f"Bot {number}", computer=level)
 
 
 __all__ = ["ResumeReport", "ServiceConfig", "TableError", "TableService"]

@@ -1,0 +1,68 @@
+"""Configuration from the environment and `.env` (see `.env.example` for every variable)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class Settings(BaseSettings):
+    """The bot's settings. The token is a SecretStr so it never shows in logs or reprs."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=False,
+    )
+
+    discord_token: SecretStr | None = None
+    """The bot token from the Discord developer portal; required to run the bot."""
+    database_path: Path = Path("ohhell.sqlite3")
+    """The SQLite file (created if missing); keep it outside the code folders."""
+    dev_guild_id: int | None = None
+    """Sync slash commands to this one server only (instant, for development)."""
+    sync_commands: bool = True
+    """Sync the command tree at start-up (turn off once synced to save API calls)."""
+    log_level: LogLevel = "INFO"
+    default_turn_timeout: int = Field(default=120, ge=0, le=86_400)
+    """Seconds a person has for a turn before a computer moves for them; 0 turns timers off."""
+    computer_delay: float = Field(default=1.0, ge=0, le=30)
+    """Seconds before computer players move, so people can follow the play."""
+    computer_workers: int = Field(default=1, ge=0, le=32)
+    """Worker processes for computer players; 0 uses a thread in this process instead."""
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("discord_token", "dev_guild_id", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        # An empty `DISCORD_TOKEN=` line in .env means "not set", not "an empty token".
+        return None if isinstance(value, str) and not value.strip() else value
+
+    def token(self) -> str:
+        """The token's text. Raises MissingToken when it is not set."""
+        if self.discord_token is None:
+            raise MissingToken
+        return self.discord_token.get_secret_value()
+
+
+class MissingToken(RuntimeError):
+    """DISCORD_TOKEN is not set."""
+
+    def __str__(self) -> str:
+        return (
+            "DISCORD_TOKEN is not set: put your bot token in the environment or in a .env file "
+            "(copy .env.example to .env), or try `python -m bot play` to play in the terminal."
+        )
+
+
+__all__ = ["LogLevel", "MissingToken", "Settings"]

@@ -1,0 +1,233 @@
+"""A table's live state inside the service, and its conversion to and from store rows.
+
+Only the service touches these (under the table's lock); presenters get frozen TableViews.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from bot.models import SeatView, TableOptions, TableStatus, TableView
+from bot.narrate import public_state
+from data import Seat as StoredSeat
+from data import TableRecord
+from data import TableStatus as StoredStatus
+from engine import Game, Rules
+
+
+@dataclass(slots=True)
+class LiveSeat:
+    """One seat as the service keeps it (mutable)."""
+
+    name: str
+    user_id: int | None = None
+    computer: str | None = None
+    autopilot: bool = False
+    timeouts: int = 0
+    dm_message_id: int | None = None
+    dm_channel_id: int | None = None
+    dm_failed: bool = False
+    replaced_user_id: int | None = None
+
+    @property
+    def human(self) -> bool:
+        """A person sits here (maybe on autopilot)."""
+        return self.user_id is not None
+
+    @property
+    def machine_plays(self) -> bool:
+        """A computer makes this seat's moves now (a computer seat, or autopilot)."""
+        return self.user_id is None or self.autopilot
+
+
+@dataclass(slots=True, eq=False)
+class LiveTable:
+    """A table in the service's memory: the game, the seats, and the tasks that serve it."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    options: TableOptions
+    status: TableStatus = TableStatus.LOBBY
+    seats: list[LiveSeat] = field(default_factory=list)
+    message_id: int | None = None
+    rules: Rules | None = None
+    game: Game | None = None
+    deadline: datetime | None = None
+    deadline_phase: tuple[int, object] | None = None
+    """(hand, phase) the deadline was set in: simultaneous steps keep one deadline."""
+    timer_deadline: datetime | None = None
+    """The deadline the running timer task waits for."""
+    warned: bool = False
+    version: int = 0
+    turn_timeout: int = 0
+    saved_game_json: str | None = None
+    """The snapshot last committed: a failed save puts the game back to it."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.Task[None] | None = None
+    runner: asyncio.Task[None] | None = None
+    flusher: asyncio.Task[None] | None = None
+    pending_log: list[tuple[str, dict[str, object]]] = field(default_factory=list)
+    """Bookkeeping actions (dm_failed...) waiting for the next save."""
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of a person, or None."""
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def humans(self) -> list[int]:
+        """The seats where a person sits."""
+        return [i for i, s in enumerate(self.seats) if s.human]
+
+    # -- rollback --------------------------------------------------------------------------------
+
+    def memento(self) -> tuple[object, ...]:
+        """What an action may change, to put back if its save fails."""
+        return (
+            self.status,
+            self.host_id,
+            copy.deepcopy(self.seats),
+            self.rules,
+            self.game is not None,
+            self.deadline,
+            self.warned,
+        )
+
+    def restore(self, memento: tuple[object, ...]) -> None:
+        """Undo an action whose save failed (the game comes back from the last snapshot)."""
+        status, host, seats, rules, had_game, deadline, warned = memento
+        self.status = status  # type: ignore[assignment]
+        self.host_id = host  # type: ignore[assignment]
+        self.seats = seats  # type: ignore[assignment]
+        self.rules = rules  # type: ignore[assignment]
+        self.deadline = deadline  # type: ignore[assignment]
+        self.warned = warned  # type: ignore[assignment]
+        if had_game and self.saved_game_json is not None:
+            self.game = Game.from_json(self.saved_game_json)
+        else:
+            self.game = None
+
+    # -- views and records -----------------------------------------------------------------------
+
+    def view(self) -> TableView:
+        """A frozen, public snapshot of the table now."""
+        game = self.game
+        hand_number = game.hand_number if game is not None else None
+        return TableView(
+            table_id=self.id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            message_id=self.message_id,
+            host_id=self.host_id,
+            status=self.status,
+            options=self.options,
+            rules=self.rules,
+            seats=tuple(
+                SeatView(
+                    seat=i,
+                    name=s.name,
+                    user_id=s.user_id,
+                    computer=s.computer,
+                    autopilot=s.autopilot,
+                    timeouts_in_row=s.timeouts,
+                    dm_message_id=s.dm_message_id,
+                    dm_hand_number=hand_number if s.dm_message_id is not None else None,
+                    dm_failed=s.dm_failed,
+                    dm_channel_id=s.dm_channel_id,
+                    replaced_user_id=s.replaced_user_id,
+                )
+                for i, s in enumerate(self.seats)
+            ),
+            state=public_state(game) if game is not None else None,
+            deadline=self.deadline,
+            warned=self.warned,
+            version=self.version,
+        )
+
+    def stored_seats(self, autopilot_level: str) -> tuple[StoredSeat, ...]:
+        """Seats as the store keeps them: autopilot = a person's id with a computer level."""
+        return tuple(
+            StoredSeat(
+                name=s.name,
+                user_id=s.user_id,
+                computer_level=s.computer
+                if s.user_id is None
+                else (autopilot_level if s.autopilot else None),
+                hand_message_id=s.dm_message_id,
+                dm_channel_id=s.dm_channel_id,
+                timeouts=s.timeouts,
+            )
+            for s in self.seats
+        )
+
+    def rules_json(self) -> str:
+        """The rules in force, or the preset's in the lobby (the store wants valid Rules)."""
+        rules = self.rules if self.rules is not None else Rules.preset(self.options.preset)
+        return rules.model_dump_json()
+
+    def record(self, autopilot_level: str) -> TableRecord:
+        """The whole table as a store row."""
+        return TableRecord(
+            id=self.id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            host_id=self.host_id,
+            status=StoredStatus(self.status.value),
+            rules_json=self.rules_json(),
+            seats=self.stored_seats(autopilot_level),
+            message_id=self.message_id,
+            snapshot_json=self.game.to_json() if self.game is not None else None,
+            turn_deadline=self.deadline.timestamp() if self.deadline is not None else None,
+            saves=self.version,
+        )
+
+    @classmethod
+    def from_record(
+        cls, record: TableRecord, options: TableOptions, turn_timeout: int
+    ) -> LiveTable:
+        """Rebuild a table from its stored row (options come from its "open" log entry)."""
+        status = TableStatus(record.status.value)
+        game = Game.from_json(record.snapshot_json) if record.snapshot_json is not None else None
+        rules = Rules.model_validate_json(record.rules_json) if game is not None else None
+        seats = [
+            LiveSeat(
+                name=s.name,
+                user_id=s.user_id,
+                computer=s.computer_level if s.user_id is None else None,
+                autopilot=s.user_id is not None and s.computer_level is not None,
+                timeouts=s.timeouts,
+                dm_message_id=s.hand_message_id,
+                dm_channel_id=s.dm_channel_id,
+            )
+            for s in record.seats
+        ]
+        deadline = (
+            datetime.fromtimestamp(record.turn_deadline, UTC)
+            if record.turn_deadline is not None
+            else None
+        )
+        return cls(
+            id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host_id=record.host_id,
+            options=options,
+            status=status,
+            seats=seats,
+            message_id=record.message_id,
+            rules=rules,
+            game=game,
+            deadline=deadline,
+            version=record.saves,
+            turn_timeout=turn_timeout,
+            saved_game_json=record.snapshot_json,
+        )
+
+
+__all__ = ["LiveSeat", "LiveTable"]

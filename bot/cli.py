@@ -1,0 +1,316 @@
+"""`python -m bot`: run the bot, or `python -m bot play` for a game in the terminal.
+
+The terminal game goes through the same TableService and store as the bot (a temporary
+database unless --database is given; an unfinished terminal game in that database resumes),
+with a presenter that prints. It reads one answer per line from stdin, so a test can pipe a
+script; at end of input (or with --auto) the medium computer plays your seat to the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import ValidationError
+
+LOBBY_GUILD = 0
+TERMINAL_CHANNEL = 1
+"""The terminal game's pretend channel: one game at a time per database."""
+YOU = 1
+"""Your pretend user id."""
+
+HELP = (
+    "Answer with a bid (a number) or a card (10h, TH, 10♥, QS, A♦). Also: "
+    "'a' lets the computer make this one move, 'auto' lets it play the rest, "
+    "'s' shows the scores, 'q' ends the game."
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the Oh Hell Discord bot (needs DISCORD_TOKEN), or play in the terminal.",
+    )
+    sub = parser.add_subparsers(dest="command")
+    play = sub.add_parser("play", help="play a game in the terminal against computer players")
+    play.add_argument("--players", type=int, default=4, help="seats, you included (default 4)")
+    play.add_argument("--preset", default="classic", help="rule preset (default classic)")
+    play.add_argument(
+        "--level", default="medium", help="computer level: random, easy, medium, hard"
+    )
+    play.add_argument("--max-cards", type=int, default=None, help="largest hand (shorter games)")
+    play.add_argument("--database", type=Path, default=None, help="SQLite file to keep the game")
+    play.add_argument("--seed", type=int, default=None, help="shuffle seed, for a repeatable game")
+    play.add_argument("--name", default="You", help="your name at the table")
+    play.add_argument("--auto", action="store_true", help="the computer plays your seat too")
+    play.add_argument(
+        "--delay", type=float, default=0.0, help="seconds before computer moves (default 0)"
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    _utf8_output()
+    if args.command == "play":
+        try:
+            return asyncio.run(play(args))
+        except KeyboardInterrupt:
+            print("\nBye.")
+            return 130
+    return run_bot()
+
+
+def _utf8_output() -> None:
+    # Card symbols must not crash a terminal that is not UTF-8.
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+
+
+def run_bot() -> int:
+    """Run the Discord bot until it is stopped; one clear line when it cannot start."""
+    from bot.settings import MissingToken, Settings
+
+    try:
+        settings = Settings()
+        token = settings.token()
+    except MissingToken as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())).upper()
+        print(f"error: setting {where}: {first['msg']} (see .env.example)", file=sys.stderr)
+        return 2
+
+    import discord
+
+    from bot.client import create_bot
+
+    bot = create_bot(settings)
+    try:
+        bot.run(token, log_level=getattr(logging, settings.log_level), root_logger=True)
+    except discord.LoginFailure:
+        print(
+            "error: Discord refused DISCORD_TOKEN (improper token); check it (see .env.example).",
+            file=sys.stderr,
+        )
+        return 2
+    except discord.PrivilegedIntentsRequired as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+# ---- the terminal game ---------------------------------------------------------------------------
+
+
+class Keyboard:
+    """Lines from stdin without blocking the event loop; None at end of input."""
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    async def line(self) -> str | None:
+        if self.closed:
+            return None
+        text = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        if text == "":
+            self.closed = True
+            return None
+        return text.strip()
+
+
+async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = None) -> int:
+    """Play one game in the terminal through the table service; 0 when it ends normally."""
+    from bot.models import TableOptions
+    from bot.service import ServiceConfig, TableService
+    from bot.terminal import TerminalPresenter
+    from data import Store, StoreError
+
+    write = out or _print
+    temp: tempfile.TemporaryDirectory[str] | None = None
+    if args.database is None:
+        temp = tempfile.TemporaryDirectory(prefix="ohhell-")
+        path = Path(temp.name) / "ohhell.sqlite3"
+    else:
+        path = args.database
+    try:
+        store = await Store.open(path)
+    except StoreError as err:
+        write(f"error: {err}")
+        return 2
+    presenter = TerminalPresenter(write, me_user_id=YOU)
+    service = TableService(
+        store,
+        presenter,
+        config=ServiceConfig(default_turn_timeout=0, computer_delay=max(0.0, args.delay)),
+    )
+    try:
+        await service.resume_all()
+        view = service.find_table(TERMINAL_CHANNEL)
+        if view is not None:
+            write(f"Resuming the unfinished game at table {view.table_id}.")
+        else:
+            if args.players < 3:
+                write("error: Oh Hell needs at least 3 players (--players 3 or more).")
+                return 2
+            try:
+                options = TableOptions(
+                    preset=args.preset,
+                    bots=args.players - 1,
+                    bot_level=args.level,
+                    max_cards=args.max_cards,
+                    seed=args.seed,
+                    turn_timeout=0,
+                )
+            except ValidationError as err:
+                write(f"error: {err.errors()[0]['msg']}")
+                return 2
+            try:
+                view = await service.open_table(
+                    LOBBY_GUILD, TERMINAL_CHANNEL, YOU, args.name, options
+                )
+                if view.status.value == "lobby":
+                    view = await service.deal(view.table_id, YOU)
+            except ValueError as err:
+                write(f"error: {err}")
+                if service.find_table(TERMINAL_CHANNEL) is not None:
+                    await service.end(view.table_id if view else 0, YOU)
+                return 2
+        write(HELP)
+        return await _game_loop(service, view.table_id, write, auto=args.auto)
+    finally:
+        await service.close()
+        await store.close()
+        if temp is not None:
+            temp.cleanup()
+
+
+async def _game_loop(
+    service: object, table_id: int, write: Callable[[str], None], *, auto: bool
+) -> int:
+    from bot.computer import decide
+    from bot.errors import TableError
+    from bot.service import TableService
+    from bot.terminal import player_prompt_lines, scoresheet_lines
+    from engine import Phase
+
+    assert isinstance(service, TableService)
+    keyboard = Keyboard()
+    shown_for: tuple[int, int] | None = None
+    while True:
+        await service.wait_idle()
+        try:
+            view = service.table(table_id)
+        except TableError:
+            return 0  # finished (the presenter printed the standings) or ended
+        state = view.state
+        if state is None:
+            return 1
+        me = service.hand_view(table_id, YOU)
+        if not me.to_act:
+            # Waiting on nobody we can serve: only a computer can be awaited here, and the
+            # service has already moved it. Nothing left to do means something is wrong.
+            write("The game is stuck waiting for another player.")
+            return 1
+        key = (view.version, state.hand_number)
+        if key != shown_for:
+            write("")
+            for line in player_prompt_lines(view, me):
+                write(line)
+            shown_for = key
+        prompt = _prompt(me.phase, me)
+        text = None if auto else await _ask(keyboard, prompt, write)
+        if text is None or text.lower() in ("a", "auto"):
+            if text is None or text.lower() == "auto":
+                auto = True
+            move = await asyncio.get_running_loop().run_in_executor(
+                None, decide, "medium", view.version, me
+            )
+            text = _move_text(move)
+            write(f"{prompt}{text}  (computer's choice)")
+        lowered = text.lower()
+        if lowered in ("q", "quit", "exit"):
+            await service.end(table_id, YOU)
+            return 0
+        if lowered in ("?", "h", "help"):
+            write(HELP)
+            continue
+        if lowered in ("s", "scores"):
+            for record in state.scoresheet:
+                for line in scoresheet_lines(view, record):
+                    write(line)
+            if not state.scoresheet:
+                write("No hand has been scored yet.")
+            continue
+        try:
+            if me.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
+                if not text.strip().lstrip("-").isdigit():
+                    raise TableError(f"{text!r} is not a bid: answer with a number.")
+                await service.bid(table_id, YOU, int(text), state.hand_number)
+            elif me.phase is Phase.PLAYING:
+                await service.play(table_id, YOU, text, state.hand_number)
+            elif me.phase is Phase.TRUMP_CHOICE:
+                await service.choose_trump(table_id, YOU, text, state.hand_number)
+            elif me.phase is Phase.DISCARD:
+                await service.discard(
+                    table_id, YOU, text.replace(",", " ").split(), state.hand_number
+                )
+        except TableError as err:
+            write(f"  {err}")
+
+
+def _prompt(phase: object, me: object) -> str:
+    from engine import Phase
+
+    if phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
+        legal = getattr(me, "legal_bids", ())
+        hook = getattr(me, "hook_bid", None)
+        note = f", not {hook}" if hook is not None and hook not in legal else ""
+        return f"Your bid (0-{max(legal) if legal else 0}{note}): "
+    if phase is Phase.PLAYING:
+        return "Your card: "
+    if phase is Phase.TRUMP_CHOICE:
+        return "Name trump (C, D, H or S): "
+    return f"Discard {getattr(me, 'discards_needed', 0)} cards (e.g. 2C 3D): "
+
+
+def _move_text(move: object) -> str:
+    from engine import Card, Suit
+
+    if isinstance(move, Card):
+        return str(move)
+    if isinstance(move, Suit):
+        return move.letter
+    if isinstance(move, list | tuple):
+        return " ".join(str(card) for card in move)
+    return str(move)
+
+
+async def _ask(keyboard: Keyboard, prompt: str, write: Callable[[str], None]) -> str | None:
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    text = await keyboard.line()
+    if text is None:
+        write("")
+        write("(end of input: the computer plays your seat from here)")
+    elif not sys.stdin.isatty():
+        write(text)  # echo piped answers so the transcript reads like a session
+    return text
+
+
+def _print(line: str) -> None:
+    print(line, flush=True)
+
+
+__all__ = ["build_parser", "main", "play", "run_bot"]

@@ -1,0 +1,140 @@
+"""The Discord client: a commands.Bot that owns the store, the table service and the cogs.
+
+Nothing here connects to Discord until `start`/`run`: discord.py calls `setup_hook` after
+login and before the gateway connects, which is where the store opens (applying migrations),
+the cogs load (they add the slash commands, the dynamic buttons and the Discord presenter),
+and every table in progress resumes.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+import discord
+from discord.ext import commands
+
+from bot.presenter import NullPresenter
+from bot.service import ResumeReport, ServiceConfig, TableService
+from bot.settings import Settings
+from data import Store
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS: tuple[str, ...] = ("cogs.ohhell",)
+"""The cogs loaded at start-up, by name (bot/ never imports cogs/ directly)."""
+
+
+def service_config(settings: Settings) -> ServiceConfig:
+    """The table service's knobs from the settings."""
+    return ServiceConfig(
+        default_turn_timeout=settings.default_turn_timeout,
+        computer_delay=settings.computer_delay,
+    )
+
+
+def computer_executor(workers: int) -> Executor | None:
+    """A process pool for the computer players (None: the service's own thread).
+
+    Processes, because the hard player is CPU-bound pure Python and would hold the GIL the
+    event loop needs. "spawn" so no worker inherits the loop's threads or sockets.
+    """
+    if workers <= 0:
+        return None
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+class OhHellBot(commands.Bot):
+    """The bot. Cogs reach the game through `bot.tables` (the TableService) and the records
+    through `bot.store`; a cog sets `bot.tables.presenter` to its Discord presenter in its
+    `setup` and registers its DynamicItems with `bot.add_dynamic_items`.
+    """
+
+    def __init__(self, settings: Settings, *, extensions: Sequence[str] = EXTENSIONS) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False
+        intents.members = False
+        intents.presences = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.extensions_to_load: tuple[str, ...] = tuple(extensions)
+        self._store: Store | None = None
+        self._tables: TableService | None = None
+        self._executor: Executor | None = None
+        self.resume_report: ResumeReport | None = None
+
+    @property
+    def store(self) -> Store:
+        """The open store (from setup_hook on)."""
+        if self._store is None:
+            raise RuntimeError("the store opens in setup_hook; the bot has not started")
+        return self._store
+
+    @property
+    def tables(self) -> TableService:
+        """The table service (from setup_hook on)."""
+        if self._tables is None:
+            raise RuntimeError("the table service starts in setup_hook; the bot has not started")
+        return self._tables
+
+    async def setup_hook(self) -> None:
+        """Open the store, start the service, load the cogs, resume the tables, sync commands."""
+        settings = self.settings
+        self._store = await Store.open(settings.database_path)
+        log.info("database %s open", settings.database_path)
+        self._executor = computer_executor(settings.computer_workers)
+        self._tables = TableService(
+            self._store,
+            NullPresenter(),
+            config=service_config(settings),
+            executor=self._executor,
+        )
+        for name in self.extensions_to_load:
+            await self.load_extension(name)
+            log.info("loaded %s", name)
+        self.resume_report = await self._tables.resume_all()
+        log.info(
+            "resumed %d tables (%d broken)",
+            len(self.resume_report.resumed),
+            len(self.resume_report.broken),
+        )
+        if settings.sync_commands:
+            await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Sync slash commands: to DEV_GUILD_ID only when set (instant), else globally."""
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), guild.id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))
+
+    async def close(self) -> None:
+        """Stop the service's timers, disconnect, then close the store and the workers."""
+        if self._tables is not None:
+            await self._tables.close()
+        await super().close()
+        if self._store is not None:
+            await self._store.close()
+            self._store = None
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+def create_bot(settings: Settings, *, extensions: Sequence[str] = EXTENSIONS) -> OhHellBot:
+    """The bot, configured but not connected (call `await bot.start(token)` or `bot.run`)."""
+    return OhHellBot(settings, extensions=extensions)
+
+
+__all__ = ["EXTENSIONS", "OhHellBot", "computer_executor", "create_bot", "service_config"]

@@ -1,0 +1,198 @@
+"""The terminal presenter: the same table events the Discord cog renders, as lines of text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from bot.events import (
+    BiddingDone,
+    BidMade,
+    CardPlayed,
+    DiscardsMade,
+    Event,
+    GameOver,
+    GameStarted,
+    HandDealt,
+    HandScored,
+    SeatAutopiloted,
+    SeatsChanged,
+    TableCancelled,
+    TableOpened,
+    TimedOut,
+    TimerWarning,
+    TrickWon,
+    TrumpChosen,
+    TurnChanged,
+)
+from bot.models import TableView
+from engine import Card, Phase, Suit, sort_hand
+
+if TYPE_CHECKING:
+    from engine import HandRecord, PlayerView
+
+Write = Callable[[str], None]
+
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+def trump_text(card: Card | None, suit: Suit | None) -> str:
+    """ "Q♦ (diamonds)", "hearts" or "no trump"."""
+    if suit is None:
+        return "no trump"
+    return f"{card} ({suit.label})" if card is not None else suit.label
+
+
+def trick_text(view: TableView, trick: Sequence[tuple[int, Card]]) -> str:
+    """ "Ann 10♥, Bot 1 Q♥"."""
+    return ", ".join(f"{view.seats[seat].name} {card}" for seat, card in trick) or "(empty)"
+
+
+def hand_text(hand: Sequence[Card], legal: Sequence[Card]) -> str:
+    """The hand sorted by suit and rank, playable cards marked with *, suits apart."""
+    playable = set(legal)
+    groups: list[str] = []
+    current: Suit | None = None
+    for card in sort_hand(list(hand)):
+        mark = "*" if card in playable else ""
+        if card.suit != current:
+            groups.append(f"{card}{mark}")
+            current = card.suit
+        else:
+            groups[-1] += f" {card}{mark}"
+    return "   ".join(groups) if groups else "(no cards)"
+
+
+def scoresheet_lines(view: TableView, record: HandRecord) -> list[str]:
+    """One hand's scoresheet: a row per player."""
+    width = max(len(s.name) for s in view.seats)
+    lines = [
+        f"Hand {record.hand_number} ({_cards(record.hand_size)}, trump "
+        f"{trump_text(record.trump_card, record.trump_suit)}):",
+        f"  {'player':<{width}}  bid  took  result  points  total",
+    ]
+    for seat, s in enumerate(view.seats):
+        made = "made" if record.made[seat] else "missed"
+        lines.append(
+            f"  {s.name:<{width}}  {record.bids[seat]:>3}  {record.tricks[seat]:>4}  "
+            f"{made:<6}  {record.points[seat]:>6}  {record.totals[seat]:>5}"
+        )
+    return lines
+
+
+def player_prompt_lines(view: TableView, me: PlayerView) -> list[str]:
+    """What a person needs before acting: bids, trick in play, their hand with legal cards."""
+    state = view.state
+    assert state is not None
+    lines: list[str] = []
+    bids = ", ".join(f"{view.seats[s].name} {b}" for s, b in enumerate(state.bids) if b is not None)
+    if me.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
+        lines.append(f"Bids so far: {bids or 'none'}.")
+    elif me.phase is Phase.PLAYING:
+        won = ", ".join(
+            f"{view.seats[s].name} {b}/{state.tricks_won[s]}"
+            for s, b in enumerate(state.bids)
+            if b is not None
+        )
+        lines.append(f"Bid/won: {won}.")
+        lines.append(f"Trick {sum(state.tricks_won) + 1}: {trick_text(view, state.current_trick)}")
+    lines.append(f"Trump: {trump_text(state.trump_card, state.trump_suit)}.")
+    lines.append(f"Your hand: {hand_text(me.hand, me.legal_cards)}")
+    return lines
+
+
+class TerminalPresenter:
+    """Prints table events. `me` is the seat of the person at the keyboard (shown as "You")."""
+
+    def __init__(self, write: Write, me_user_id: int | None = None) -> None:
+        self.write = write
+        self.me_user_id = me_user_id
+
+    async def publish(self, table: TableView, events: list[Event]) -> None:
+        """Print each event as a line (or a few)."""
+        for event in events:
+            for line in self.render(table, event):
+                self.write(line)
+
+    def name(self, view: TableView, seat: int) -> str:
+        """A seat's name, with "(you)" for the person at the keyboard."""
+        s = view.seats[seat]
+        mine = self.me_user_id is not None and s.user_id == self.me_user_id
+        you = " (you)" if mine and s.name.lower() != "you" else ""
+        return f"{s.name}{you}"
+
+    def render(self, view: TableView, event: Event) -> list[str]:
+        """The lines for one event."""
+        n = self.name
+        match event:
+            case TableOpened():
+                return [f"Table {view.table_id} opened ({view.options.preset})."]
+            case SeatsChanged(reason="join" | "add_computer", name=name):
+                return [f"{name} sits down."]
+            case SeatsChanged(reason="replaced", name=name):
+                return [f"A computer takes the seat: {name}."]
+            case SeatsChanged(name=name):
+                return [f"{name} leaves."]
+            case GameStarted(players=players, preset=preset):
+                seats = ", ".join(n(view, i) for i in range(len(view.seats)))
+                return [f"A game of {preset} for {players}: {seats}."]
+            case HandDealt():
+                total = view.state.hand_count if view.state is not None else None
+                of = f" of {total}" if total else ""
+                return [
+                    "",
+                    f"=== Hand {event.hand_number}{of}: {_cards(event.hand_size)}, dealer "
+                    f"{n(view, event.dealer)}, trump "
+                    f"{trump_text(event.trump_card, event.trump_suit)} ===",
+                ]
+            case TrumpChosen(seat=seat, suit=suit):
+                return [f"{n(view, seat)} names trump: {trump_text(None, suit)}."]
+            case DiscardsMade(seat=seat, count=count):
+                return [f"{n(view, seat)} discards {count} cards."]
+            case BidMade(seat=seat, bid=bid):
+                return [f"{n(view, seat)} bids {'(hidden)' if bid is None else bid}."]
+            case BiddingDone(total=total, tricks=tricks, over_under=ou, bids=bids):
+                shown = ", ".join(f"{n(view, s)} {b}" for s, b in enumerate(bids))
+                trick_word = "trick" if tricks == 1 else "tricks"
+                return [f"Bids: {shown}. Total {total} for {tricks} {trick_word}: {ou}."]
+            case CardPlayed(seat=seat, card=card):
+                return [f"{n(view, seat)} plays {card}."]
+            case TrickWon(winner=winner, trick_number=number):
+                return [f"{n(view, winner)} wins trick {number}."]
+            case HandScored(record=record):
+                return ["", *scoresheet_lines(view, record)]
+            case GameOver(standings=standings, rating_changes=changes):
+                lines = ["", "Final standings:"]
+                for s in standings:
+                    lines.append(f"  {s.place}. {n(view, s.seat)}  {s.score}")
+                winners = " and ".join(n(view, w) for w in event.winners)
+                lines.append(f"Winner: {winners}.")
+                for c in changes:
+                    lines.append(f"  rating {c.name}: {c.before:.1f} -> {c.after:.1f}")
+                return lines
+            case TimerWarning(seats=seats):
+                who = ", ".join(n(view, s) for s in seats)
+                return [f"Half the time is gone for {who}."]
+            case TimedOut(seat=seat):
+                return [f"Time is up for {n(view, seat)}: a computer moves for them."]
+            case SeatAutopiloted(seat=seat, on=on):
+                if on:
+                    return [f"A computer plays for {n(view, seat)} until they act again."]
+                return [f"{n(view, seat)} is back."]
+            case TableCancelled(reason=reason):
+                return [f"The table is closed ({reason})."]
+            case TurnChanged():
+                return []
+        return []
+
+
+__all__ = [
+    "TerminalPresenter",
+    "hand_text",
+    "player_prompt_lines",
+    "scoresheet_lines",
+    "trick_text",
+    "trump_text",
+]

@@ -65,7 +65,9 @@ def check_views_are_private(game: Game) -> None:
 
 @settings(max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**32), choices=st.integers(0, 2**32))
-def test_random_legal_play_keeps_every_rule(table: tuple[str, int], seed: int, choices: int) -> None:
+def test_random_legal_play_keeps_every_rule(
+    table: tuple[str, int], seed: int, choices: int
+) -> None:
     name, players = table
     rules = Rules.preset(name)
     game = Game.new(players, rules, seed=seed)

@@ -492,15 +492,19 @@ class TableService:
         Turn timers are not waited for: they wait on the clock.
         """
         while True:
+            tables = list(self._tables.values())
             busy = [
                 task
-                for t in list(self._tables.values())
+                for t in tables
                 for task in (t.runner, t.flusher)
                 if task is not None and not task.done()
             ]
-            if not busy:
+            if busy:
+                await asyncio.gather(*busy, return_exceptions=True)
+            elif any(t.timer_busy for t in tables):
+                await asyncio.sleep(0.001)  # a timer is handling its moment: let it finish
+            else:
                 return
-            await asyncio.gather(*busy, return_exceptions=True)
 
     async def close(self) -> None:
         """Stop timers and computer tasks, wait for pending bookkeeping saves, shut down an
@@ -810,6 +814,7 @@ class TableService:
         try:
             if not t.warned:
                 await self.clock.sleep_until(deadline - timedelta(seconds=t.turn_timeout / 2))
+                t.timer_busy = True
                 async with t.lock:
                     if t.deadline != deadline or not t.status.active or t.warned:
                         return
@@ -817,7 +822,9 @@ class TableService:
                     people = self._awaited_people(t)
                     if people:
                         await self._publish(t, [TimerWarning(tuple(people), deadline)])
+                t.timer_busy = False
             await self.clock.sleep_until(deadline)
+            t.timer_busy = True
             async with t.lock:
                 if t.deadline != deadline or not t.status.active:
                     return
@@ -828,6 +835,8 @@ class TableService:
             raise
         except Exception:
             log.exception("turn timer failed at table %s", t.id)
+        finally:
+            t.timer_busy = False
 
     async def _time_out(self, t: LiveTable) -> None:
         """Time is up: the medium computer moves for every person still awaited."""

@@ -62,6 +62,8 @@ class LiveTable:
     """(hand, phase) the deadline was set in: simultaneous steps keep one deadline."""
     timer_deadline: datetime | None = None
     """The deadline the running timer task waits for."""
+    timer_busy: bool = False
+    """The timer task is past its sleep, handling a warning or a timeout."""
     warned: bool = False
     version: int = 0
     turn_timeout: int = 0

@@ -1,0 +1,54 @@
+"""Drivers for the service tests: open a table with computer seats, act for a person."""
+
+from __future__ import annotations
+
+from bot.models import TableOptions, TableView
+from bot.service import TableService
+from tests.bot.conftest import CHANNEL, GUILD, HOST
+
+
+async def start_game(
+    service: TableService,
+    *,
+    bots: int = 2,
+    seed: int = 7,
+    max_cards: int | None = 2,
+    channel: int = CHANNEL,
+    turn_timeout: int | None = None,
+    level: str = "random",
+    preset: str = "classic",
+) -> TableView:
+    """Host plus `bots` computers, dealt; returns once the computers have moved."""
+    view = await service.open_table(
+        GUILD,
+        channel,
+        HOST,
+        "Host",
+        TableOptions(
+            preset=preset,
+            bots=bots,
+            seed=seed,
+            max_cards=max_cards,
+            bot_level=level,
+            turn_timeout=turn_timeout,
+        ),
+    )
+    await service.deal(view.table_id, HOST)
+    await service.wait_idle()
+    return service.table(view.table_id)
+
+
+async def move(service: TableService, table_id: int, user_id: int) -> TableView:
+    """Make the person's first legal move (a bid, else a card)."""
+    me = service.hand_view(table_id, user_id)
+    hand = me.hand_number
+    if me.legal_bids:
+        return await service.bid(table_id, user_id, me.legal_bids[0], hand)
+    if me.legal_cards:
+        return await service.play(table_id, user_id, me.legal_cards[0], hand)
+    raise AssertionError(f"seat {me.seat} has nothing to do in {me.phase}")
+
+
+def is_open(service: TableService, table_id: int) -> bool:
+    """True while the service still hosts the table."""
+    return any(v.table_id == table_id for v in service.tables())

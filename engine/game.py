@@ -132,6 +132,14 @@ def _dealt_pack(seed: int, deal_index: int) -> list[Card]:
     return list(map(by_key.__getitem__, sorted(keys)))
 
 
+def _by_suit(cards: list[Card]) -> list[list[Card]]:
+    """A hand kept as four suit lists: following suit and legality become list lookups."""
+    held: list[list[Card]] = [[], [], [], []]
+    for card in cards:
+        held[card.suit].append(card)
+    return held
+
+
 def _parse_card(card: Card | str) -> Card:
     if isinstance(card, Card):
         return card
@@ -153,7 +161,7 @@ class Game:
     hand_number: int
     hand_size: int
     tricks_in_hand: int
-    hands: list[list[Card]]
+    _held: list[list[list[Card]]]
     trump_card: Card | None
     trump_suit: Suit | None
     blind: bool
@@ -170,7 +178,6 @@ class Game:
     _extra_hands: int
     _pending: list[int]
     _stock: list[Card]
-    _suit_counts: list[list[int]]
     _tricks_played: list[Trick]
     _scoresheet: list[HandRecord]
     _must_trump: bool
@@ -270,12 +277,7 @@ class Game:
         hands: list[list[Card]] = [[] for _ in range(players)]
         for offset in range(players):
             hands[(dealer + 1 + offset) % players] = deck[offset:dealt:players]
-        self.hands = hands
-        self._suit_counts = [[0, 0, 0, 0] for _ in range(players)]
-        for seat in range(players):
-            counts = self._suit_counts[seat]
-            for card in hands[seat]:
-                counts[card.suit] += 1
+        self._held = [_by_suit(hand) for hand in hands]
         self._stock = deck[dealt:]
         self.hand_size = size
         self.tricks_in_hand = size
@@ -395,7 +397,8 @@ class Game:
 
     def hand_of(self, seat: int) -> list[Card]:
         """A seat's cards. Only for the table service and tests: players get `view(seat)`."""
-        return list(self.hands[seat])
+        clubs, diamonds, hearts, spades = self._held[seat]
+        return clubs + diamonds + hearts + spades
 
     def legal_trumps(self) -> list[Suit]:
         return list(Suit) if self.phase is Phase.TRUMP_CHOICE else []
@@ -422,28 +425,22 @@ class Game:
         if self.phase is not _PLAYING or (seat is not None and seat != turn):
             return []
         assert turn is not None
-        hand = self.hands[turn]
+        held = self._held[turn]
         trick = self.current_trick
-        if not trick:
+        if trick:
+            following = held[trick[0][1].suit]
+            if following:
+                return following[:]
             trump = self.trump_suit
-            if (
-                self._after_broken
-                and trump is not None
-                and not self.trump_broken
-                and self._suit_counts[turn][trump] < len(hand)
-            ):
-                return [card for card in hand if card.suit != trump]
-            return hand[:]
-        led = trick[0][1].suit
-        counts = self._suit_counts[turn]
-        if counts[led]:
-            if counts[led] == len(hand):
-                return hand[:]
-            return [card for card in hand if card.suit == led]
-        trump = self.trump_suit
-        if self._must_trump and trump is not None and counts[trump]:
-            return [card for card in hand if card.suit == trump]
-        return hand[:]
+            if self._must_trump and trump is not None and held[trump]:
+                return held[trump][:]
+        elif self._after_broken and not self.trump_broken and self.trump_suit is not None:
+            trump = self.trump_suit
+            others = [card for suit in Suit if suit != trump for card in held[suit]]
+            if others:
+                return others
+        clubs, diamonds, hearts, spades = held
+        return clubs + diamonds + hearts + spades
 
     # ----- actions -----
 
@@ -471,13 +468,12 @@ class Game:
         chosen = [_parse_card(card) for card in cards]
         if len(chosen) != needed or len(set(chosen)) != needed:
             raise IllegalAction(f"Discard exactly {needed} different cards.")
-        hand = self.hands[seat]
+        held = self._held[seat]
         for card in chosen:
-            if card not in hand:
+            if card not in held[card.suit]:
                 raise IllegalAction(f"You do not hold the {card}.")
         for card in chosen:
-            hand.remove(card)
-            self._suit_counts[seat][card.suit] -= 1
+            held[card.suit].remove(card)
         self.discarded[seat] = chosen
         self._pending.remove(seat)
         if not self._pending:
@@ -520,8 +516,7 @@ class Game:
     def _deal_extra_card(self) -> None:
         for seat in self._seats_from_left():
             card = self._stock.pop(0)
-            self.hands[seat].append(card)
-            self._suit_counts[seat][card.suit] += 1
+            self._held[seat][card.suit].append(card)
         self.hand_size += 1
         self.tricks_in_hand += 1
 
@@ -532,21 +527,21 @@ class Game:
             raise IllegalAction("It is not your turn to play.")
         if card.__class__ is not Card:
             card = _parse_card(card)
-        hand = self.hands[seat]
+        held = self._held[seat]
+        suit = card.suit
+        same_suit = held[suit]
         try:
-            position = hand.index(card)
+            position = same_suit.index(card)
         except ValueError:
             raise IllegalAction(f"You do not hold the {card}.") from None
         trick = self.current_trick
-        counts = self._suit_counts[seat]
-        suit = card.suit
         if trick:
             led = trick[0][1].suit
             if suit != led:
-                if counts[led]:
+                if held[led]:
                     raise IllegalAction(f"You must follow suit: you hold a {led.singular}.")
                 trump = self.trump_suit
-                if self._must_trump and trump is not None and suit != trump and counts[trump]:
+                if self._must_trump and trump is not None and suit != trump and held[trump]:
                     raise IllegalAction(
                         f"You cannot follow suit, so you must trump: you hold a {trump.singular}."
                     )
@@ -554,13 +549,12 @@ class Game:
             self._after_broken
             and suit == self.trump_suit
             and not self.trump_broken
-            and counts[suit] < len(hand)
+            and any(held[other] for other in Suit if other != suit)
         ):
             raise IllegalAction(
                 "Trumps have not been broken yet: lead another suit while you hold one."
             )
-        del hand[position]
-        counts[suit] -= 1
+        del same_suit[position]
         trick.append((seat, card))
         if len(trick) == self.players:
             self._finish_trick(trick)
@@ -584,7 +578,7 @@ class Game:
         self.tricks_won[winner] += 1
         self._tricks_played.append(tuple(trick))
         self.current_trick = []
-        if self.hands[winner]:
+        if self.trick_number < self.tricks_in_hand:
             self.trick_number += 1
             self.turn = winner
         else:
@@ -651,8 +645,7 @@ class Game:
         self.phase = Phase.GAME_OVER
         self.turn = None
         self._pending = []
-        self.hands = [[] for _ in range(self.players)]
-        self._suit_counts = [[0, 0, 0, 0] for _ in range(self.players)]
+        self._held = [_by_suit([]) for _ in range(self.players)]
 
     # ----- views -----
 
@@ -681,7 +674,7 @@ class Game:
             trump_card=self.trump_card,
             trump_suit=self.trump_suit,
             blind=self.blind,
-            hand=() if hidden_hand else tuple(sort_hand(self.hands[seat])),
+            hand=() if hidden_hand else tuple(sort_hand(self.hand_of(seat))),
             discarded=tuple(self.discarded[seat]),
             bids=bids,
             has_bid=tuple(bid is not None for bid in self.bids),
@@ -727,7 +720,7 @@ class Game:
             "pending": self._pending,
             "hand_size": self.hand_size,
             "tricks_in_hand": self.tricks_in_hand,
-            "hands": [codes(hand) for hand in self.hands],
+            "hands": [codes(self.hand_of(seat)) for seat in range(self.players)],
             "stock": codes(self._stock),
             "discarded": [codes(cards) for cards in self.discarded],
             "trump_card": self.trump_card.code if self.trump_card else None,
@@ -775,11 +768,7 @@ class Game:
         game._pending = list(data["pending"])
         game.hand_size = data["hand_size"]
         game.tricks_in_hand = data["tricks_in_hand"]
-        game.hands = [cards(hand) for hand in data["hands"]]
-        game._suit_counts = [[0, 0, 0, 0] for _ in range(game.players)]
-        for seat, hand in enumerate(game.hands):
-            for card in hand:
-                game._suit_counts[seat][card.suit] += 1
+        game._held = [_by_suit(cards(hand)) for hand in data["hands"]]
         game._stock = cards(data["stock"])
         game.discarded = [cards(codes) for codes in data["discarded"]]
         game.trump_card = Card.parse(data["trump_card"]) if data["trump_card"] else None
@@ -797,7 +786,7 @@ class Game:
         game.scores = list(data["scores"])
         game._scoresheet = [_record_from_dict(record) for record in data["scoresheet"]]
         game.winners = list(data["winners"])
-        if len(game.hands) != game.players or len(game.bids) != game.players:
+        if len(game._held) != game.players or len(game.bids) != game.players:
             raise ValueError("snapshot seats do not match its player count")
         return game
 

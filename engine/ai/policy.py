@@ -1,0 +1,290 @@
+"""The card-play heuristics and the trick estimate, on bit sets.
+
+`choose_card` is the medium player's play and also the fast policy the hard player's rollouts
+use for every seat. `estimate_tricks` is the medium player's bid and the hard player's model of
+what a bid says about a hand.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from engine.ai.bits import SUIT_MASKS, above, highest, lowest, winners_mask
+
+TAKE_WHEN_BUST = {"common": True, "strict": False, "penalty": False, "bonus_only": False,
+                  "wizard": False}
+"""Whether a seat that can no longer make its bid (or is already over it) still wants tricks."""
+
+
+def wants_tricks(need: int, left: int, bust_take: bool) -> bool:
+    """Whether a seat that still needs `need` tricks with `left` to play tries to win this one."""
+    if need <= 0:
+        return need < 0 and bust_take
+    if need > left:
+        return True  # the bid is lost: every trick still scores (common) or cuts the miss
+    return True
+
+
+def _rank(card: int) -> int:
+    return card % 13
+
+
+def _highest_rank(mask: int, avoid: int = 0) -> int:
+    """The card of highest rank in `mask`, preferring cards outside `avoid` (e.g. trumps)."""
+    pool = mask & ~avoid or mask
+    best = -1
+    best_rank = -1
+    for suit in range(4):
+        cards = pool & SUIT_MASKS[suit]
+        if cards:
+            card = cards.bit_length() - 1
+            if card % 13 > best_rank:
+                best, best_rank = card, card % 13
+    return best
+
+
+def _lowest_rank(mask: int, avoid: int = 0) -> int:
+    """The card of lowest rank in `mask`, preferring cards outside `avoid`."""
+    pool = mask & ~avoid or mask
+    best = -1
+    best_rank = 99
+    for suit in range(4):
+        cards = pool & SUIT_MASKS[suit]
+        if cards:
+            card = (cards & -cards).bit_length() - 1
+            if card % 13 < best_rank:
+                best, best_rank = card, card % 13
+    return best
+
+
+def choose_card(
+    legal: int,
+    hand: int,
+    best: int,
+    trump: int,
+    others: int,
+    need: int,
+    left: int,
+    last: bool,
+    take: bool,
+) -> int:
+    """A card (index) from `legal`.
+
+    `best` is the card winning the trick so far (-1 when leading), `others` the cards that may
+    still be in other hands, `need` the tricks still wanted, `left` the tricks still to play,
+    `last` whether this seat plays last to the trick, `take` whether it wants this trick.
+    """
+    tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+    if legal & (legal - 1) == 0:
+        return legal.bit_length() - 1
+    if best < 0:
+        return _lead(legal, hand, trump, tmask, others, need, left, take)
+    win = winners_mask(legal, best, trump)
+    if take:
+        if win:
+            if last:
+                if win & tmask and win & ~tmask:
+                    return lowest(win & ~tmask)
+                return _lowest_rank(win)
+            if best // 13 != trump and win & tmask and not win & ~tmask:
+                return lowest(win & tmask)  # ruff as cheaply as possible
+            sure = 0
+            for suit in range(4):
+                cards = win & SUIT_MASKS[suit]
+                if cards:
+                    top = cards.bit_length() - 1
+                    if not others & above(top):
+                        sure |= 1 << top
+            if sure:
+                # the cheapest card that no other hand can beat in its suit
+                cheapest = sure & -sure
+                for suit in range(4):
+                    cards = win & SUIT_MASKS[suit]
+                    if cards and sure & cards:
+                        target = cards
+                        # lowest card still above every outstanding card of the suit
+                        outstanding = others & SUIT_MASKS[suit]
+                        if outstanding:
+                            target = cards & ~((2 << (outstanding.bit_length() - 1)) - 1)
+                        cheapest = target & -target
+                        break
+                return cheapest.bit_length() - 1
+            if need >= left or 2 * need >= left:
+                return highest(win & ~tmask) if win & ~tmask else lowest(win)
+            return _dump_low(legal, hand, trump, tmask)
+        return _dump_low(legal, hand, trump, tmask)
+    # duck
+    lose = legal & ~win
+    if lose:
+        return _highest_rank(lose, tmask) if lose & ~tmask else highest(lose)
+    if last:
+        return _highest_rank(legal, tmask) if legal & ~tmask else highest(legal)
+    return _lowest_rank(legal, tmask) if legal & ~tmask else lowest(legal)
+
+
+def _dump_low(legal: int, hand: int, trump: int, tmask: int) -> int:
+    """A card to throw away while keeping winners: the lowest, from a short side suit."""
+    side = legal & ~tmask
+    if not side:
+        return lowest(legal)
+    if legal & (legal - 1) and side == legal and side & ~SUIT_MASKS[lowest(side) // 13]:
+        # void-discarding: shorten the shortest side suit
+        best = -1
+        best_key = (99, 99)
+        for suit in range(4):
+            cards = side & SUIT_MASKS[suit]
+            if cards:
+                card = (cards & -cards).bit_length() - 1
+                key = ((hand & SUIT_MASKS[suit]).bit_count(), card % 13)
+                if key < best_key:
+                    best, best_key = card, key
+        return best
+    return _lowest_rank(side)
+
+
+def _lead(
+    legal: int, hand: int, trump: int, tmask: int, others: int, need: int, left: int, take: bool
+) -> int:
+    if take:
+        trumps = legal & tmask
+        if trumps:
+            top = trumps.bit_length() - 1
+            top_is_boss = not others & above(top)
+            if need >= left or (top_is_boss and others & tmask and need > 1):
+                return top  # every trick is needed, or draw trumps with the boss
+        side_boss = -1
+        for suit in range(4):
+            if suit == trump:
+                continue
+            cards = legal & SUIT_MASKS[suit]
+            if cards:
+                top = cards.bit_length() - 1
+                if not others & above(top):
+                    side_boss = top
+                    break
+        if side_boss >= 0:
+            return side_boss
+        if need >= left:
+            return _highest_rank(legal)
+        side = legal & ~tmask
+        if side:
+            if trumps:
+                # lead from the shortest side suit, to ruff it later
+                best = -1
+                best_key = (99, 99)
+                for suit in range(4):
+                    cards = side & SUIT_MASKS[suit]
+                    if cards:
+                        key = (cards.bit_count(), (cards & -cards).bit_length() - 1)
+                        if key < best_key:
+                            best, best_key = (cards & -cards).bit_length() - 1, key
+                return best
+            return _lowest_rank(side)
+        return lowest(legal)
+    # duck: the card most likely to be beaten, low in a suit where others hold higher cards
+    best = -1
+    best_key = (-99, 99)
+    for suit in range(4):
+        cards = legal & SUIT_MASKS[suit]
+        if not cards:
+            continue
+        card = (cards & -cards).bit_length() - 1
+        higher = (others & above(card)).bit_count()
+        key = (min(higher, 3) - (2 if suit == trump else 0), card % 13)
+        if key[0] > best_key[0] or (key[0] == best_key[0] and key[1] < best_key[1]):
+            best, best_key = card, key
+    return best
+
+
+# ----- trick estimate (bidding) -----
+
+
+@lru_cache(maxsize=256)
+def _binom_cdf_table(p: float, n_max: int) -> tuple[tuple[float, ...], ...]:
+    """table[h][k] = P(Binomial(h, p) <= k)."""
+    table: list[tuple[float, ...]] = []
+    for h in range(n_max + 1):
+        row: list[float] = []
+        acc = 0.0
+        for k in range(n_max + 1):
+            if k <= h:
+                acc += math.comb(h, k) * p**k * (1 - p) ** (h - k)
+            row.append(min(1.0, acc))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+@lru_cache(maxsize=256)
+def _survive_table(players: int, size: int, unseen: int, trump: bool) -> tuple[float, ...]:
+    """survive[r]: chance the (r+1)-th round of a side suit is not ruffed by an opponent."""
+    if not trump or players < 2 or unseen <= 0:
+        return (1.0,) * 20
+    suit_share = min(1.0, 12 / max(unseen, 1))  # share of a side suit among the unseen cards
+    has_trump = 1 - (1 - min(1.0, 12 / max(unseen, 1))) ** size
+    out: list[float] = []
+    for rounds in range(20):
+        # P(a given opponent still has a card of the suit at round rounds + 1)
+        p_follow = 1.0 - sum(
+            math.comb(size, j) * suit_share**j * (1 - suit_share) ** (size - j)
+            for j in range(min(rounds, size) + 1)
+        )
+        ruff = (1 - p_follow) * has_trump
+        out.append(max(0.0, (1 - ruff) ** (players - 1)))
+    return tuple(out)
+
+
+class TrickEstimator:
+    """Expected tricks of a hand from its cards, for one table size, hand size and trump."""
+
+    __slots__ = ("cdf", "size", "survive", "tmask", "trump", "turned")
+
+    def __init__(self, players: int, size: int, trump: int, turned: int) -> None:
+        hidden = 52 - size - (1 if turned else 0)
+        p_out = min(0.95, (players - 1) * size / max(hidden, 1))
+        self.cdf = _binom_cdf_table(round(p_out, 3), 17)
+        self.survive = _survive_table(players, size, hidden, trump >= 0)
+        self.size = size
+        self.trump = trump
+        self.tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+        self.turned = turned
+
+    def estimate(self, hand: int) -> float:
+        cdf = self.cdf
+        survive = self.survive
+        trump = self.trump
+        not_mine = ~hand & ~self.turned
+        total = 0.0
+        trumps = (hand & self.tmask).bit_count()
+        trump_value = 0.0
+        short_bonus = 0.0
+        for suit in range(4):
+            cards = hand & SUIT_MASKS[suit]
+            if suit == trump:
+                k = 0
+                while cards:
+                    card = cards.bit_length() - 1
+                    cards ^= 1 << card
+                    h = (not_mine & above(card)).bit_count()
+                    trump_value += cdf[h][k]
+                    k += 1
+                continue
+            length = cards.bit_count()
+            if trump >= 0 and self.size >= 3 and length < 2:
+                short_bonus += 2 - length
+            k = 0
+            while cards:
+                card = cards.bit_length() - 1
+                cards ^= 1 << card
+                h = (not_mine & above(card)).bit_count()
+                total += cdf[h][k] * survive[k]
+                k += 1
+        if trumps:
+            spare = max(0.0, trumps - trump_value)
+            total += trump_value + min(spare, short_bonus) * 0.45
+        return total
+
+
+def nearest_bid(estimate: float, legal: tuple[int, ...] | list[int]) -> int:
+    """The legal bid closest to `estimate` (ties to the lower bid)."""
+    return min(legal, key=lambda bid: (abs(bid - estimate), bid))

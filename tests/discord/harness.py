@@ -338,8 +338,10 @@ class Member:
 class Harness:
     """Feeds raw gateway payloads to a real bot and answers its HTTP calls in memory."""
 
-    def __init__(self, bot: discord.Client, *, guild_id: int = 10) -> None:
-        self.bot, self.fake = bot, FakeDiscord()
+    def __init__(self, bot: discord.Client, *, guild_id: int = 10,
+                 fake: FakeDiscord | None = None) -> None:
+        """`fake`: share another harness's Discord (a restarted bot sees the same messages)."""
+        self.bot, self.fake = bot, fake or FakeDiscord()
         self.state = bot._connection
         bot.http.request = self.fake.http_request  # type: ignore[method-assign]
         self.adapter = FakeWebhookAdapter(self.fake)
@@ -348,8 +350,9 @@ class Harness:
         self._handler = _ErrorCapture(self.fake.errors)
         self.guild: discord.Guild
 
-    async def start(self, channels: int = 1) -> Harness:
-        """Log in (which runs setup_hook) and make a guild with `channels` text channels."""
+    async def start(self, channels: int = 1, channel_ids: list[int] | None = None) -> Harness:
+        """Log in (which runs setup_hook) and make a guild with `channels` text channels
+        (or with these channel ids, to restart a bot where another one was)."""
         wh_async.async_context.set(self.adapter)  # tasks created later inherit this context
         for name in WATCHED_LOGGERS:
             logging.getLogger(name).addHandler(self._handler)
@@ -362,7 +365,8 @@ class Harness:
                  "member_count": 2}
         self.guild = discord.Guild(data=gdata, state=self.state)  # type: ignore[arg-type]
         self.state._add_guild(self.guild)
-        self.channels: list[int] = [self.add_channel() for _ in range(channels)]
+        self.channels: list[int] = [self.add_channel(cid) for cid in channel_ids or []] or [
+            self.add_channel() for _ in range(channels)]
         self.fake.take()
         return self
 
@@ -370,8 +374,8 @@ class Harness:
     def channel(self) -> int:
         return self.channels[0]
 
-    def add_channel(self) -> int:
-        cid = snowflake()
+    def add_channel(self, cid: int | None = None) -> int:
+        cid = cid or snowflake()
         data = {"id": str(cid), "type": 0, "name": f"cards-{cid % 10_000}", "position": 0,
                 "permission_overwrites": [], "guild_id": str(self.guild_id)}
         self.guild._add_channel(discord.TextChannel(state=self.state, guild=self.guild,
@@ -590,6 +594,11 @@ def _idle(task: asyncio.Task[Any]) -> bool:
 _TIMED = {asyncio.sleep.__code__: "delay", asyncio.wait_for.__code__: "timeout"}
 _IDLE_WAITS = {asyncio.Event.wait.__code__, asyncio.Condition.wait.__code__,
                asyncio.Queue.get.__code__}
+
+
+def register_idle(func: Any) -> None:
+    """Treat a task parked in this coroutine function as idle (e.g. a manual clock's sleep)."""
+    _IDLE_WAITS.add(func.__code__)
 
 
 async def drain(rounds: int = 10_000) -> None:

@@ -1,0 +1,75 @@
+"""Every failure gets an answer: an ephemeral sentence, never "This interaction failed".
+
+Refusals (TableError) are the service's own sentences, shown as they are. Discord-side refusals
+(missing permission, a command used outside a server) get plain words. Anything unexpected is
+logged with its context (who, where, which command or control) and answered with an apology:
+the game's state is safe because every action is committed or refused as a whole.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.errors import TableError
+from cogs.interact import answer
+
+log = logging.getLogger(__name__)
+
+SORRY = ("Something went wrong on my side, sorry. The game is safe: nothing was half-done. "
+         "Please try again.")
+
+
+def unwrap(error: BaseException) -> BaseException:
+    """The original exception behind discord.py's wrappers."""
+    while isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError) \
+            and error.__cause__ is not None:
+        error = error.__cause__
+    return error
+
+
+def words_for(error: BaseException) -> str | None:
+    """A sentence for an expected refusal, or None for an unexpected error."""
+    error = unwrap(error)
+    if isinstance(error, TableError):
+        return str(error)
+    if isinstance(error, app_commands.MissingPermissions):
+        perms = ", ".join(p.replace("_", " ").replace("guild", "server").title()
+                          for p in error.missing_permissions)
+        return f"You need the {perms} permission to do that."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "Use this command in a server channel, where the table is."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.CommandNotFound):
+        return "That command is out of date; Discord will show the new ones shortly."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You cannot use that here."
+    return None
+
+
+def context_of(interaction: discord.Interaction) -> str:
+    """Who did what where, for the log line of an unexpected error."""
+    data = interaction.data or {}
+    what = (f"/{interaction.command.qualified_name}" if interaction.command is not None
+            else f"component {data.get('custom_id', '?')}")
+    return (f"{what} by user {interaction.user.id} in guild {interaction.guild_id} "
+            f"channel {interaction.channel_id} (interaction {interaction.id})")
+
+
+async def report(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer a failed interaction ephemerally; log it when it was not a refusal."""
+    text = words_for(error)
+    if text is None:
+        original = unwrap(error)
+        log.error("unexpected error in %s", context_of(interaction),
+                  exc_info=(type(original), original, original.__traceback__))
+        text = SORRY
+    if interaction.type is discord.InteractionType.autocomplete:
+        return  # nothing to say in an autocomplete; an empty list was or will be shown
+    try:
+        await answer(interaction, text)
+    except discord.HTTPException as err:  # expired or already answered: nothing more to do
+        log.warning("could not answer %s: %s", context_of(interaction), err)

@@ -1,0 +1,477 @@
+"""`/ohhell`: the slash commands and what the buttons and selects do.
+
+Thin by design: read the interaction, call the table service with ids, answer. The game rules
+live in the engine, the table life cycle in the service, the look in cogs.render, and the
+message updates in cogs.presenter. Slash commands and controls reach the same service calls,
+so acting from a DM and acting in the channel are equivalent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import TableError
+from bot.models import COMPUTER_LEVELS, TableOptions, TableView
+from cogs import render, views
+from cogs.errors import report
+from cogs.interact import ACTING, Acting, answer
+from cogs.presenter import DiscordPresenter
+from engine import Card, Phase, Rules
+
+log = logging.getLogger(__name__)
+
+PRESETS = Rules.preset_names()
+SCORINGS = ("common", "strict", "penalty", "bonus_only", "wizard")
+LEADERBOARD_SORTS = ("rating", "wins", "games", "win_rate", "avg_points", "points_per_hand",
+                     "bid_accuracy", "best_game", "streak")
+MAX_CARDS = 17  # the largest hand a 52-card pack gives 3 players (one card left to turn)
+
+
+def _choices(values: Any) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=v.replace("_", " "), value=v) for v in values]
+
+
+PRESET_CHOICES = _choices(PRESETS)
+SCORING_CHOICES = _choices(SCORINGS)
+LEVEL_CHOICES = _choices(COMPUTER_LEVELS)
+SORT_CHOICES = _choices(LEADERBOARD_SORTS)
+
+
+class OhHell(commands.Cog, name=views.COG_NAME):
+    """Oh Hell tables: one per channel or thread, hands by DM."""
+
+    ohhell = app_commands.Group(name="ohhell", description="Play Oh Hell, the trick-taking game",
+                                guild_only=True)
+
+    def __init__(self, bot: commands.Bot, service: Any, store: Any,
+                 presenter: DiscordPresenter) -> None:
+        self.bot, self.service, self.store, self.presenter = bot, service, store, presenter
+        self._tree_on_error: Any = None
+
+    async def cog_load(self) -> None:
+        # Red-DiscordBot's way: the tree's error hook answers what no cog handler did.
+        self._tree_on_error = self.bot.tree.on_error
+        self.bot.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+
+    async def cog_unload(self) -> None:
+        if self._tree_on_error is not None:
+            self.bot.tree.on_error = self._tree_on_error  # type: ignore[method-assign]
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        await report(interaction, error)
+
+    async def _on_tree_error(self, interaction: discord.Interaction,
+                             error: app_commands.AppCommandError) -> None:
+        command = interaction.command
+        if command is not None and command._has_any_error_handlers():
+            return  # cog_app_command_error answered it
+        await report(interaction, error)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A control of ours that no template matches any more (an older version): answer."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if views.is_ours(custom_id) and not views.matches_any(custom_id):
+            await answer(interaction, "That control is out of date; use `/ohhell hand`.")
+
+    # ---- helpers -------------------------------------------------------------------------
+
+    def _table(self, interaction: discord.Interaction) -> TableView:
+        """The table of the interaction's channel (TableError when there is none)."""
+        if interaction.channel_id is None:
+            raise TableError("There is no table in this channel.")
+        return self.service.table_for_channel(interaction.channel_id)
+
+    async def _settings(self, guild_id: int | None) -> Any:
+        return await self.store.get_settings(guild_id or 0)
+
+    async def _allow_computers(self, guild_id: int | None) -> None:
+        if not (await self._settings(guild_id)).allow_computers:
+            raise TableError("Computer players are turned off in this server.")
+
+    async def _act(self, interaction: discord.Interaction, table_id: int | None,
+                   call: Callable[[], Awaitable[TableView]], *,
+                   done: str | Callable[[TableView], str] = "Done.", post_table: bool = False,
+                   hand: int | None = None) -> None:
+        """Perform one action and answer it (see cogs.interact for why it is done this way)."""
+        acting = Acting(interaction, table_id, post_table=post_table, ephemeral=not post_table)
+        token = ACTING.set(acting)
+        acting.start()
+        try:
+            try:
+                result = await call()
+            finally:
+                ACTING.reset(token)
+                await acting.settle()
+        except TableError as err:
+            acting.responded.set()
+            self.presenter.release(acting)
+            await self._refuse(interaction, str(err), table_id)
+            return
+        except BaseException:
+            acting.responded.set()
+            self.presenter.release(acting)
+            raise
+        try:
+            await self._respond(acting, result, done, hand)
+        finally:
+            acting.responded.set()
+            self.presenter.release(acting)
+
+    async def _respond(self, acting: Acting, result: TableView,
+                       done: str | Callable[[TableView], str], hand: int | None) -> None:
+        interaction = acting.interaction
+        response = interaction.response
+        notice = self.presenter.take_notice(result.table_id, acting.user_id)
+        if acting.covered:
+            slot = acting.covered[0]
+            async with self.presenter.delivering(slot) as body:
+                if response.is_done():  # deferred: edit the clicked message or "thinking"
+                    message_id: int | None = (await interaction.edit_original_response(
+                        **body.kwargs())).id
+                elif acting.is_component:
+                    await response.edit_message(**body.kwargs())
+                    message_id = slot.message_id
+                else:
+                    message_id = (await response.send_message(**body.send_kwargs())).message_id
+            self.presenter.delivered(slot, message_id)
+            if notice:
+                await interaction.followup.send(notice, ephemeral=True)
+            return
+        if hand is not None and interaction.message is not None:
+            body = self._hand_render(result, acting.user_id, hand,
+                                     dm=interaction.guild_id is None)
+            if response.is_done():
+                await interaction.edit_original_response(**body.kwargs())
+            else:
+                await response.edit_message(**body.kwargs())
+            if notice:
+                await interaction.followup.send(notice, ephemeral=True)
+            return
+        text = done(result) if callable(done) else done
+        await answer(interaction, f"{text}\n\n{notice}" if notice else text)
+
+    async def _refuse(self, interaction: discord.Interaction, text: str,
+                      table_id: int | None) -> None:
+        notice = self.presenter.take_notice(table_id, interaction.user.id) if table_id else None
+        await answer(interaction, f"{text}\n\n{notice}" if notice else text)
+
+    def _hand_render(self, view: TableView, user_id: int, hand: int, *,
+                     dm: bool) -> render.Render:
+        """What the actor sees in place of the hand message they used."""
+        seat = view.seat_of(user_id)
+        try:
+            pv = self.service.hand_view(view.table_id, user_id)
+        except TableError:
+            pv = None
+        if pv is None or seat is None or pv.hand_number != hand:
+            return render.hand_over_message(view, seat or 0, hand)
+        return render.hand_message(view, pv, dm=dm)
+
+    @staticmethod
+    def _name(user: discord.abc.User) -> str:
+        return (getattr(user, "display_name", None) or user.name)[:32]
+
+    # ---- lobby ---------------------------------------------------------------------------
+
+    @ohhell.command(name="start", description="Open an Oh Hell table in this channel")
+    @app_commands.describe(
+        preset="The rule system (default: the server's, else classic)",
+        max_cards="The largest hand, in cards",
+        scoring="How hands score (default: the preset's)",
+        hook="Whether the dealer may not make the bids add up (default: the preset's)",
+        bots="Computer players to seat now",
+        bot_level="How well the computer players play",
+        turn_timeout="Seconds a player has for a turn (0: no timer)")
+    @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES,
+                          bot_level=LEVEL_CHOICES)
+    async def start(self, interaction: discord.Interaction, preset: str | None = None,
+                    max_cards: app_commands.Range[int, 1, MAX_CARDS] | None = None,
+                    scoring: str | None = None, hook: bool | None = None,
+                    bots: app_commands.Range[int, 0, 7] | None = None,
+                    bot_level: str | None = None,
+                    turn_timeout: app_commands.Range[int, 0, 86_400] | None = None) -> None:
+        gs = await self._settings(interaction.guild_id)
+        if bots and not gs.allow_computers:
+            raise TableError("Computer players are turned off in this server.")
+        defaults = dict(gs.options)
+        options = TableOptions(
+            preset=preset or gs.default_preset or "classic",
+            max_cards=max_cards,
+            scoring=scoring or defaults.get("scoring"),
+            hook=hook if hook is not None else defaults.get("hook"),
+            bots=bots or 0,
+            bot_level=bot_level or defaults.get("bot_level", "medium"),
+            turn_timeout=turn_timeout if turn_timeout is not None else gs.turn_timeout)
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        await self._act(
+            interaction, None,
+            lambda: self.service.open_table(interaction.guild_id, interaction.channel_id,
+                                            interaction.user.id, self._name(interaction.user),
+                                            options),
+            done="The table is open.", post_table=True)
+
+    @ohhell.command(name="join", description="Take a seat at this channel's table")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self._lobby(interaction, self._table(interaction).table_id, "join")
+
+    @ohhell.command(name="leave", description="Leave this channel's table")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self._lobby(interaction, self._table(interaction).table_id, "leave")
+
+    @ohhell.command(name="addbot", description="Seat a computer player (host)")
+    @app_commands.describe(level="How well it plays (default: the table's level)")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, level: str | None = None) -> None:
+        await self._lobby(interaction, self._table(interaction).table_id, "addbot", level)
+
+    @ohhell.command(name="deal", description="Start the game with the seated players (host)")
+    async def deal(self, interaction: discord.Interaction) -> None:
+        await self._lobby(interaction, self._table(interaction).table_id, "deal")
+
+    async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
+        """Join, Leave, Add bot, Deal, Cancel under the table message."""
+        try:
+            await self._lobby(interaction, table_id, action)
+        except Exception as err:
+            await report(interaction, err)
+
+    async def _lobby(self, interaction: discord.Interaction, table_id: int, action: str,
+                     level: str | None = None) -> None:
+        uid = interaction.user.id
+        svc = self.service
+        call: Callable[[], Awaitable[TableView]]
+        done: str | Callable[[TableView], str]
+        if action == "join":
+            def call() -> Awaitable[TableView]:
+                return svc.join(table_id, uid, self._name(interaction.user))
+            done = "You have a seat. Your cards will come by DM once the host deals."
+        elif action == "leave":
+            def call() -> Awaitable[TableView]:
+                return svc.leave(table_id, uid)
+            done = _left
+        elif action == "addbot":
+            await self._allow_computers(interaction.guild_id)
+
+            def call() -> Awaitable[TableView]:
+                return svc.add_computer(table_id, uid, level)
+            done = "A computer player took a seat."
+        elif action == "deal":
+            def call() -> Awaitable[TableView]:
+                return svc.deal(table_id, uid)
+            done = "Dealt! Your cards are in your DMs (or use My hand)."
+        else:
+            manager = interaction.permissions.manage_guild
+
+            def call() -> Awaitable[TableView]:
+                return svc.end(table_id, uid, manager)
+            done = "The table is closed."
+        await self._act(interaction, table_id, call, done=done)
+
+    # ---- play ----------------------------------------------------------------------------
+
+    @ohhell.command(name="bid", description="Bid the number of tricks you will take")
+    @app_commands.describe(tricks="How many tricks you will take")
+    async def bid(self, interaction: discord.Interaction,
+                  tricks: app_commands.Range[int, 0, MAX_CARDS]) -> None:
+        tid = self._table(interaction).table_id
+        await self._act(interaction, tid,
+                        lambda: self.service.bid(tid, interaction.user.id, tricks),
+                        done=f"You bid {tricks}.")
+
+    @ohhell.command(name="play", description="Play a card from your hand")
+    @app_commands.describe(card="The card, like 10h, TH, 10♥ or QS")
+    async def play(self, interaction: discord.Interaction,
+                   card: app_commands.Range[str, 1, 20]) -> None:
+        tid = self._table(interaction).table_id
+        await self._act(interaction, tid,
+                        lambda: self.service.play(tid, interaction.user.id, card),
+                        done=_played(card))
+
+    @play.autocomplete("card")
+    async def _card_choices(self, interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+        """The caller's legal cards when it is their turn to play, else their hand."""
+        try:
+            view = self._table(interaction)
+            pv = self.service.hand_view(view.table_id, interaction.user.id)
+        except TableError:
+            return []
+        except Exception:
+            log.exception("card autocomplete failed")
+            return []
+        to_play = pv.to_act and pv.phase is Phase.PLAYING
+        cards = pv.legal_cards if to_play else pv.hand
+        typed = current.strip().lower()
+        out = []
+        for c in sorted(cards, key=lambda c: (c.suit, -c.rank)):
+            label = f"{c} ({c.name})" + ("" if to_play else " · not your turn")
+            if not typed or typed in label.lower() or typed == c.code.lower():
+                out.append(app_commands.Choice(name=label, value=c.code))
+        return out[:25]
+
+    async def on_move(self, interaction: discord.Interaction, table_id: int, hand: int,
+                      kind: str, move: Any) -> None:
+        """A bid button, card select, trump button or discard select (DM or My hand)."""
+        uid = interaction.user.id
+        svc = self.service
+        try:
+            call: Callable[[], Awaitable[TableView]]
+            if kind == "bid":
+                def call() -> Awaitable[TableView]:
+                    return svc.bid(table_id, uid, int(move), hand)
+            elif kind == "play":
+                def call() -> Awaitable[TableView]:
+                    return svc.play(table_id, uid, str(move), hand)
+            elif kind == "trump":
+                suit = None if move == views.NO_TRUMP else move
+
+                def call() -> Awaitable[TableView]:
+                    return svc.choose_trump(table_id, uid, suit, hand)
+            else:
+                def call() -> Awaitable[TableView]:
+                    return svc.discard(table_id, uid, list(move), hand)
+            await self._act(interaction, table_id, call, hand=hand)
+        except Exception as err:
+            await report(interaction, err)
+
+    @ohhell.command(name="hand", description="See your hand (only you see it), with controls")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self._show_hand(interaction, self._table(interaction).table_id)
+
+    async def on_my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The table's My hand button."""
+        try:
+            await self._show_hand(interaction, table_id)
+        except Exception as err:
+            await report(interaction, err)
+
+    async def _show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
+        view = self.service.table(table_id)
+        pv = self.service.hand_view(table_id, interaction.user.id)
+        body = render.hand_message(view, pv, dm=False)
+        notice = self.presenter.take_notice(table_id, interaction.user.id)
+        await interaction.response.send_message(content=notice, ephemeral=True,
+                                                **body.send_kwargs())
+
+    @ohhell.command(name="table", description="Post the table again at the bottom of the channel")
+    async def table(self, interaction: discord.Interaction) -> None:
+        view = self._table(interaction)
+
+        async def send(body: render.Render) -> int | None:
+            return (await interaction.response.send_message(**body.send_kwargs())).message_id
+
+        await self.presenter.repost(view, send)
+
+    @ohhell.command(name="scores", description="The scoresheet so far (only you see it)")
+    async def scores(self, interaction: discord.Interaction) -> None:
+        view = self._table(interaction)
+        await interaction.response.send_message(embed=render.scoresheet(view), ephemeral=True)
+
+    # ---- control -------------------------------------------------------------------------
+
+    @ohhell.command(name="end", description="End this channel's game (host or Manage Server)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        await self._lobby(interaction, self._table(interaction).table_id, "cancel")
+
+    @ohhell.command(name="kick", description="Remove a player; a computer takes the seat (host)")
+    @app_commands.describe(member="Who to remove")
+    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        tid = self._table(interaction).table_id
+        await self._act(interaction, tid,
+                        lambda: self.service.kick(tid, interaction.user.id, member.id),
+                        done=f"{member.display_name} is out of the game.")
+
+    # ---- information ---------------------------------------------------------------------
+
+    @ohhell.command(name="rules", description="How a preset plays")
+    @app_commands.describe(preset="The rule system (default: the server's, else classic)")
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
+        if preset is None:
+            preset = (await self._settings(interaction.guild_id)).default_preset or "classic"
+        await interaction.response.send_message(embed=render.rules_embed(Rules.preset(preset)),
+                                                ephemeral=True)
+
+    @ohhell.command(name="leaderboard", description="This server's best players")
+    @app_commands.describe(sort="What to rank by (default: rating)")
+    @app_commands.choices(sort=SORT_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, sort: str = "rating") -> None:
+        rows = await self.store.leaderboard(interaction.guild_id or 0, sort=sort, limit=10)
+        name = interaction.guild.name if interaction.guild else "this server"
+        await interaction.response.send_message(embed=render.leaderboard_embed(rows, sort, name))
+
+    @ohhell.command(name="stats", description="A player's record in this server")
+    @app_commands.describe(member="Whose stats (default: yours)")
+    async def stats(self, interaction: discord.Interaction,
+                    member: discord.Member | None = None) -> None:
+        user = member or interaction.user
+        found = await self.store.player_stats(interaction.guild_id or 0, user.id)
+        await interaction.response.send_message(embed=render.stats_embed(found, user.id))
+
+    @ohhell.command(name="settings", description="Server defaults for new tables (Manage Server)")
+    @app_commands.describe(preset="Default rule system", scoring="Default scoring",
+                           hook="Default hook rule", turn_timeout="Default seconds per turn",
+                           computers="Whether tables may seat computer players")
+    @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES)
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def settings(self, interaction: discord.Interaction, preset: str | None = None,
+                       scoring: str | None = None, hook: bool | None = None,
+                       turn_timeout: app_commands.Range[int, 10, 86_400] | None = None,
+                       computers: bool | None = None) -> None:
+        gs = await self._settings(interaction.guild_id)
+        changes: dict[str, Any] = {}
+        options = dict(gs.options)
+        if scoring is not None:
+            options["scoring"] = scoring
+        if hook is not None:
+            options["hook"] = hook
+        if options != dict(gs.options):
+            changes["options"] = options
+        if preset is not None:
+            changes["default_preset"] = preset
+        if turn_timeout is not None:
+            changes["turn_timeout"] = turn_timeout
+        if computers is not None:
+            changes["allow_computers"] = computers
+        if changes:
+            gs = dataclasses.replace(gs, **changes)
+            await self.store.save_settings(gs)
+        await interaction.response.send_message(
+            content="Saved. New tables start from these defaults." if changes else None,
+            embed=render.settings_embed(gs), ephemeral=True)
+
+
+def _left(view: TableView) -> str:
+    return ("You left the table." if view.state is None
+            else "You left the game; a computer plays your seat.")
+
+
+def _played(text: str) -> str:
+    try:
+        return f"You played {Card.parse(text)}."
+    except ValueError:
+        return "Card played."
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point: wire the Discord presenter into the service, add the cog and
+    register the dynamic controls (so old buttons work after a restart)."""
+    service = bot.tables  # type: ignore[attr-defined]
+    store = bot.store  # type: ignore[attr-defined]
+    presenter = DiscordPresenter(bot, service)
+    service.presenter = presenter
+    bot.presenter = presenter  # type: ignore[attr-defined]
+    await bot.add_cog(OhHell(bot, service, store, presenter))
+    bot.add_dynamic_items(*views.DYNAMIC_ITEMS)

@@ -1,0 +1,423 @@
+"""The Discord presenter: renders the table service's events as messages, edited in place.
+
+Per table there is one table message in the channel, and per seated person one DM per hand.
+Each message is a `Slot`: `publish` (called under the table's lock, so it must be quick) only
+records the newest state for the slots that changed; a task per slot then sends or edits it,
+always with the newest state, so a burst of moves costs one edit, edits of one message never
+overtake each other, and the service's lock is never held across Discord's latency.
+
+When the interaction of the player acting is about to update the very message a slot shows
+(a lobby button under the table message, a bid button in the player's DM), the slot is left to
+that interaction response (see cogs.interact): the table message edit and the next player's DM
+are then the only REST calls of an action.
+
+DMs that Discord refuses with error 50007 (the person does not accept DMs): the service is told
+(`set_dm_failed`, so it is never tried again this game), the table message says to use My hand,
+and the person is told ephemerally when they next interact (at once if it is their own click).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.errors import TableError
+from bot.events import (
+    BidMade,
+    CardPlayed,
+    DiscardsMade,
+    Event,
+    GameOver,
+    GameStarted,
+    HandDealt,
+    SeatAutopiloted,
+    SeatsChanged,
+    TableCancelled,
+    TimedOut,
+    TrickWon,
+    TrumpChosen,
+    TurnChanged,
+)
+from bot.models import SeatView, TableView
+from cogs import render
+from cogs.interact import ACTING, Acting, current_acting
+from engine import PlayerView
+
+log = logging.getLogger(__name__)
+DM_CLOSED = 50007
+_versions = itertools.count(1)
+
+
+@dataclass(eq=False)
+class Slot:
+    """One message the presenter keeps up to date (the table message, or one DM hand)."""
+
+    table_id: int
+    user_id: int | None = None  # None: the table message
+    seat: int | None = None
+    hand: int | None = None
+    message_id: int | None = None
+    channel_id: int | None = None
+    view: TableView | None = None
+    pv: PlayerView | None = None
+    final: bool = False  # a finished hand: no cards, no controls
+    version: int = 0
+    sent: int = 0
+    controls: bool = False  # what was last sent carries move controls
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    task: asyncio.Task[None] | None = None
+
+    @property
+    def is_table(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(eq=False)
+class TableState:
+    """What the presenter remembers of one table."""
+
+    view: TableView
+    table: Slot
+    extras: render.TableExtras = field(default_factory=render.TableExtras)
+    dms: dict[int, Slot] = field(default_factory=dict)  # user id -> DM of the latest hand
+
+
+class DiscordPresenter:
+    """Implements bot.presenter.Presenter for Discord (see the module docstring)."""
+
+    def __init__(self, bot: discord.Client, service: Any) -> None:
+        self.bot = bot
+        self.service = service
+        self._tables: dict[int, TableState] = {}
+        self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        self._owed: set[tuple[int, int]] = set()  # (table, user) to tell about closed DMs
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # ---- the Presenter protocol ---------------------------------------------------------------
+
+    async def publish(self, table: TableView, events: list[Event]) -> None:
+        """Note what changed and schedule the messages to update (never waits on Discord)."""
+        ts = self._tables.get(table.table_id)
+        if ts is None:
+            ts = TableState(table, Slot(table.table_id, message_id=table.message_id,
+                                        channel_id=table.channel_id))
+            self._tables[table.table_id] = ts
+        ts.view = table
+        if table.message_id is not None and ts.table.message_id is None:
+            ts.table.message_id = table.message_id
+        acting = current_acting(table.table_id)
+        self._remember(ts, events)
+        self._update(ts.table, table, None, acting)
+        if table.state is not None or not table.status.active:
+            self._update_dms(ts, events, acting)
+        for e in events:
+            if isinstance(e, SeatsChanged) and e.reason == "join" and e.user_id is not None:
+                self._spawn(self._welcome(ts, e.user_id))
+
+    # ---- what changed ---------------------------------------------------------------------
+
+    def _remember(self, ts: TableState, events: list[Event]) -> None:
+        seats = ts.view.seats
+        notes = ts.extras.notes
+
+        def name(seat: int) -> str:
+            return render.seat_label(seats[seat]) if 0 <= seat < len(seats) else f"seat {seat}"
+
+        for e in events:
+            if isinstance(e, TrickWon):
+                notes.append(f"{name(e.winner)} won trick {e.trick_number}.")
+            elif isinstance(e, TimedOut):
+                notes.append(f"{name(e.seat)} ran out of time; a computer moved for them.")
+            elif isinstance(e, SeatAutopiloted):
+                notes.append(f"A computer plays for {name(e.seat)} until they act again."
+                             if e.on else f"{name(e.seat)} is back.")
+            elif isinstance(e, SeatsChanged) and e.reason in ("leave", "kick", "replaced"):
+                notes.append(f"{e.name} {'took the seat' if e.reason == 'replaced' else 'left'}.")
+            elif isinstance(e, TrumpChosen):
+                notes.append(f"{name(e.seat)} named trump: "
+                             f"{e.suit.label if e.suit is not None else 'no trump'}.")
+            elif isinstance(e, GameOver):
+                ts.extras.game_over = e
+            elif isinstance(e, TableCancelled):
+                notes.append("Everyone left." if e.reason == "everyone left"
+                             else f"Ended by <@{e.by}>." if e.by else "The table was closed.")
+            elif isinstance(e, HandDealt):
+                notes.clear()
+        del notes[:-3]
+
+    def _update_dms(self, ts: TableState, events: list[Event], acting: Acting | None) -> None:
+        view = ts.view
+        st = view.state
+        touched: set[int] = set()
+        everyone = not view.status.active
+        for e in events:
+            if isinstance(e, CardPlayed | BidMade | DiscardsMade | TrumpChosen | SeatAutopiloted):
+                touched.add(e.seat)
+            elif isinstance(e, TurnChanged):
+                touched.update(e.seats)
+            elif isinstance(e, HandDealt | GameStarted | GameOver | TableCancelled):
+                everyone = True
+        seated: dict[int, SeatView] = {s.user_id: s for s in view.seats if s.user_id is not None}
+        for uid, slot in list(ts.dms.items()):  # people who left: their DM loses its controls
+            if uid not in seated and slot.controls:
+                slot.final = True
+                self._update(slot, view, None, acting)
+                del ts.dms[uid]
+        if st is None:
+            return
+        for uid, seat in seated.items():
+            if seat.dm_failed or uid in ts.extras.dm_closed:
+                continue
+            slot = ts.dms.get(uid)
+            if slot is not None and (slot.hand != st.hand_number or not view.status.active):
+                if slot.controls or seat.seat in touched or everyone:
+                    slot.final = True
+                    self._update(slot, view, None, acting)
+                del ts.dms[uid]
+                slot = None
+            if not view.status.active:
+                continue
+            wants = seat.seat in st.actor_seats
+            if slot is None:
+                if not (everyone or seat.seat in touched):
+                    continue
+                slot = Slot(view.table_id, uid, seat.seat, st.hand_number,
+                            channel_id=seat.dm_channel_id or self._dm_channels.get(uid))
+                if seat.dm_hand_number == st.hand_number and seat.dm_message_id is not None:
+                    slot.message_id = seat.dm_message_id  # it survived a restart
+                ts.dms[uid] = slot
+            elif not (everyone or seat.seat in touched or slot.controls != wants):
+                continue
+            try:
+                pv = self.service.seat_view(view.table_id, seat.seat)
+            except TableError:
+                continue
+            self._update(slot, view, pv, acting)
+
+    def _update(self, slot: Slot, view: TableView, pv: PlayerView | None,
+                acting: Acting | None) -> None:
+        """Record the newest state of a slot; leave it to the actor's response or schedule it."""
+        slot.view, slot.version = view, next(_versions)
+        if pv is not None:
+            slot.pv = pv
+        if acting is not None and acting.covers(slot.message_id, table=slot.is_table):
+            acting.covered.append(slot)
+            return
+        self._schedule(slot)
+
+    def _schedule(self, slot: Slot) -> None:
+        if slot.task is None or slot.task.done():
+            slot.task = self._spawn(self._flush(slot))
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # ---- rendering ----------------------------------------------------------------------------
+
+    def render(self, slot: Slot) -> render.Render:
+        """The newest body of a slot's message."""
+        view = slot.view
+        assert view is not None
+        if slot.is_table:
+            ts = self._tables.get(slot.table_id)
+            extras = ts.extras if ts is not None else render.TableExtras()
+            return render.table_message(view, extras)
+        assert slot.seat is not None and slot.hand is not None
+        if slot.final or slot.pv is None:
+            return render.hand_over_message(view, slot.seat, slot.hand)
+        return render.hand_message(view, slot.pv, dm=True)
+
+    def table_render(self, table_id: int, view: TableView | None = None) -> render.Render:
+        """The table message as it stands (for `/ohhell table`)."""
+        ts = self._tables.get(table_id)
+        extras = ts.extras if ts is not None else render.TableExtras()
+        if view is None:
+            assert ts is not None
+            view = ts.view
+        return render.table_message(view, extras)
+
+    # ---- delivery -----------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def delivering(self, slot: Slot) -> AsyncIterator[render.Render]:
+        """Hold the slot while an interaction response delivers it (see cogs.interact)."""
+        async with slot.lock:
+            version = slot.version
+            body = self.render(slot)
+            yield body
+            slot.sent = max(slot.sent, version)
+            slot.controls = body.controls
+
+    def release(self, acting: Acting) -> None:
+        """Slots an interaction meant to deliver but did not (it failed): send them over REST."""
+        for slot in acting.covered:
+            if slot.sent < slot.version:
+                self._schedule(slot)
+
+    async def repost(self, view: TableView,
+                     send: Callable[[render.Render], Awaitable[int | None]]) -> None:
+        """`/ohhell table`: `send` posts the table anew; the old message stops being live."""
+        ts = self._tables.get(view.table_id)
+        if ts is None:
+            ts = TableState(view, Slot(view.table_id, message_id=view.message_id,
+                                       channel_id=view.channel_id, view=view))
+            self._tables[view.table_id] = ts
+        slot = ts.table
+        async with slot.lock:
+            slot.view = slot.view or view
+            version = slot.version
+            body = self.render(slot)
+            old = slot.message_id
+            new = await send(body)
+            if new is None:
+                return
+            slot.message_id, slot.sent = new, max(slot.sent, version)
+            self.service.set_table_message(view.table_id, new)
+        if old is not None and old != new:
+            self._spawn(self._retire(view, old, new))
+
+    async def _retire(self, view: TableView, old: int, new: int) -> None:
+        channel = self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+        url = f"https://discord.com/channels/{view.guild_id}/{view.channel_id}/{new}"
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(old).edit(**render.moved_message(view, url).kwargs())
+
+    def delivered(self, slot: Slot, message_id: int | None) -> None:
+        """An interaction response created the slot's message (the table message at start)."""
+        if message_id is not None and slot.message_id is None:
+            slot.message_id = message_id
+            if slot.is_table:
+                self.service.set_table_message(slot.table_id, message_id)
+
+    async def _flush(self, slot: Slot) -> None:
+        try:
+            async with slot.lock:
+                while slot.sent < slot.version:
+                    version = slot.version
+                    body = self.render(slot)
+                    if slot.is_table:
+                        await self._send_table(slot, body)
+                    elif not await self._send_dm(slot, body):
+                        return
+                    slot.sent, slot.controls = version, body.controls
+        except Exception:
+            log.exception("could not update the %s message of table %s",
+                          "table" if slot.is_table else f"DM ({slot.user_id})", slot.table_id)
+        finally:
+            self._forget_if_done(slot.table_id)
+
+    async def _send_table(self, slot: Slot, body: render.Render) -> None:
+        assert slot.view is not None
+        channel = self.bot.get_partial_messageable(slot.view.channel_id,
+                                                   guild_id=slot.view.guild_id)
+        if slot.message_id is not None:
+            try:
+                await channel.get_partial_message(slot.message_id).edit(**body.kwargs())
+                return
+            except discord.NotFound:  # somebody deleted the table message: post it again
+                slot.message_id = None
+        if not slot.view.status.active:
+            return
+        msg = await channel.send(**body.send_kwargs())
+        slot.message_id = msg.id
+        self.service.set_table_message(slot.table_id, msg.id)
+
+    async def _dm_channel(self, user_id: int, known: int | None) -> int:
+        cid = self._dm_channels.get(user_id) or known
+        if cid is None:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            cid = dm.id
+        self._dm_channels[user_id] = cid
+        return cid
+
+    async def _send_dm(self, slot: Slot, body: render.Render) -> bool:
+        """Send or edit a DM hand; False when the person's DMs are closed."""
+        assert slot.user_id is not None and slot.hand is not None
+        try:
+            cid = await self._dm_channel(slot.user_id, slot.channel_id)
+            channel = self.bot.get_partial_messageable(cid, type=discord.ChannelType.private)
+            if slot.message_id is not None:
+                try:
+                    await channel.get_partial_message(slot.message_id).edit(**body.kwargs())
+                    return True
+                except discord.NotFound:
+                    slot.message_id = None
+            if slot.final:
+                return True
+            msg = await channel.send(**body.send_kwargs())
+        except discord.Forbidden as err:
+            if err.code != DM_CLOSED:
+                raise
+            self._dm_closed(slot.table_id, slot.user_id)
+            return False
+        slot.message_id, slot.channel_id = msg.id, cid
+        self.service.set_dm_message(slot.table_id, slot.user_id, slot.hand, msg.id, cid)
+        return True
+
+    async def _welcome(self, ts: TableState, user_id: int) -> None:
+        """A first DM when someone joins: it finds closed DMs while they are still here."""
+        try:
+            cid = await self._dm_channel(user_id, None)
+            channel = self.bot.get_partial_messageable(cid, type=discord.ChannelType.private)
+            await channel.send(**render.welcome_dm(ts.view).send_kwargs())
+        except discord.Forbidden as err:
+            if err.code != DM_CLOSED:
+                log.warning("welcome DM to %s failed: %s", user_id, err)
+                return
+            self._dm_closed(ts.view.table_id, user_id)
+        except discord.HTTPException as err:
+            log.warning("welcome DM to %s failed: %s", user_id, err)
+
+    def _dm_closed(self, table_id: int, user_id: int) -> None:
+        """Stop DMing this person for this game, say so on the table, and tell them."""
+        ts = self._tables.get(table_id)
+        with contextlib.suppress(TableError):
+            self.service.set_dm_failed(table_id, user_id)
+        if ts is not None:
+            ts.extras.dm_closed.add(user_id)
+            ts.dms.pop(user_id, None)
+            ts.table.version = next(_versions)
+            self._schedule(ts.table)
+        acting = ACTING.get()  # the action that caused this DM (inherited by this task)
+        if acting is not None and acting.user_id == user_id:
+            self._spawn(self._tell(acting))
+        else:
+            self._owed.add((table_id, user_id))
+
+    async def _tell(self, acting: Acting) -> None:
+        await acting.responded.wait()
+        try:
+            await acting.interaction.followup.send(render.DM_CLOSED_NOTICE, ephemeral=True)
+        except discord.HTTPException:
+            self._owed.add((acting.table_id or 0, acting.user_id))
+
+    def take_notice(self, table_id: int, user_id: int) -> str | None:
+        """A notice owed to this person (their DMs are closed), once."""
+        if (table_id, user_id) in self._owed:
+            self._owed.discard((table_id, user_id))
+            return render.DM_CLOSED_NOTICE
+        return None
+
+    def _forget_if_done(self, table_id: int) -> None:
+        ts = self._tables.get(table_id)
+        if ts is None or ts.view.status.active:
+            return
+        slots = [ts.table, *ts.dms.values()]
+        if all(s.sent >= s.version and (s.task is None or s.task.done()
+                                        or s.task is asyncio.current_task()) for s in slots):
+            self._tables.pop(table_id, None)
+
+    async def wait_idle(self) -> None:
+        """Wait for every pending message update (tests and shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)

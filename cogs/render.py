@@ -1,0 +1,447 @@
+"""What players read: the table message, private hands, scoresheets, rules, leaderboards.
+
+Pure functions of the service's read model (TableView, PlayerView) to discord payloads, so one
+place decides what is public. The table message shows only public facts (RULES.md section 5);
+a card appears in it only once played, and the last trick only while its hand is in play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot.events import GameOver, RatingChange
+from bot.models import SeatView, TableStatus, TableView
+from cogs import views
+from engine import Card, Phase, PlayerView, Rules, Suit, sort_hand
+
+GREEN, BLUE, GREY, GOLD, RED = 0x2E7D32, 0x1565C0, 0x607D8B, 0xF9A825, 0xC62828
+BIDDING = (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING)
+ACTION_WORDS = {"bid": "to bid", "play": "to play", "trump": "to name trump",
+                "discard": "to discard"}
+PHASE_ACTION = {Phase.BIDDING: "bid", Phase.SIMULTANEOUS_BIDDING: "bid", Phase.PLAYING: "play",
+                Phase.TRUMP_CHOICE: "trump", Phase.DISCARD: "discard"}
+
+
+@dataclass
+class Render:
+    """One message body: pass `kwargs()` to send, edit or an interaction response."""
+
+    embed: discord.Embed
+    view: discord.ui.View | None = None
+    content: str | None = None
+    controls: bool = False  # it carries controls for a move (bid, card, trump, discard)
+
+    def kwargs(self) -> dict[str, Any]:
+        return {"content": self.content, "embed": self.embed, "view": self.view}
+
+    def send_kwargs(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"embed": self.embed}
+        if self.content:
+            out["content"] = self.content
+        if self.view is not None:
+            out["view"] = self.view
+        return out
+
+
+@dataclass
+class TableExtras:
+    """What the table message shows beyond the view: recent happenings and the result."""
+
+    notes: list[str] = field(default_factory=list)
+    game_over: GameOver | None = None
+    dm_closed: set[int] = field(default_factory=set)  # user ids whose DMs failed
+
+
+def timestamp(when: datetime, style: str = "R") -> str:
+    """A Discord timestamp: every reader sees it in their own time zone (R: "in 2 minutes")."""
+    return f"<t:{int(when.timestamp())}:{style}>"
+
+
+def trump_text(card: Card | None, suit: Suit | None) -> str:
+    if card is not None and suit is not None and card.suit == suit:
+        return f"{card} ({suit.label})"
+    if suit is not None:
+        return f"{suit.symbol} {suit.label}" + (f" (turned {card})" if card is not None else "")
+    return f"no trump (turned {card})" if card is not None else "no trump"
+
+
+def seat_label(seat: SeatView) -> str:
+    """Plain name (field names cannot hold mentions)."""
+    return f"🤖 {seat.name}" if seat.is_computer else seat.name
+
+
+def seat_mention(seat: SeatView) -> str:
+    """A mention for people (it renders as their name and never pings inside an embed)."""
+    return f"🤖 {seat.name}" if seat.is_computer else f"<@{seat.user_id}>"
+
+
+def cards_text(cards: Sequence[Card], legal: Sequence[Card] = ()) -> str:
+    """A hand sorted by suit then rank, suits apart; legal cards in bold when given."""
+    marked = set(legal)
+    groups: dict[Suit, list[str]] = {}
+    for c in sort_hand(list(cards)):
+        groups.setdefault(c.suit, []).append(f"**{c}**" if c in marked else str(c))
+    return "   ".join(" ".join(g) for g in groups.values()) or "(no cards)"
+
+
+def trick_text(trick: Sequence[tuple[int, Card]], seats: Sequence[SeatView]) -> str:
+    return " · ".join(f"{seat_label(seats[s])} {c}" for s, c in trick)
+
+
+def hand_title(view: TableView) -> str:
+    st = view.state
+    if st is None:
+        return ""
+    of = f" of {st.hand_count}" if st.hand_count else ""
+    return f"hand {st.hand_number}{of}"
+
+
+def _options_text(view: TableView) -> str:
+    o = view.options
+    parts = [f"preset {o.preset}"]
+    if o.max_cards:
+        parts.append(f"at most {o.max_cards} cards")
+    if o.scoring:
+        parts.append(f"scoring {o.scoring}")
+    if o.hook is not None:
+        parts.append("hook on" if o.hook else "hook off")
+    if o.turn_timeout == 0:
+        parts.append("no turn timer")
+    elif o.turn_timeout:
+        parts.append(f"{o.turn_timeout} s a turn")
+    return " · ".join(parts)
+
+
+def _title(view: TableView) -> str:
+    rules = view.rules
+    name = rules.title if rules is not None else _preset_title(view.options.preset)
+    return f"Oh Hell · {name}"
+
+
+def _preset_title(name: str) -> str:
+    try:
+        return Rules.preset(name).title
+    except ValueError:
+        return name
+
+
+def table_message(view: TableView, extras: TableExtras) -> Render:
+    """The one table message: lobby, game in play, or the final result."""
+    if view.status is TableStatus.LOBBY:
+        return _lobby(view, extras)
+    if view.status is TableStatus.CANCELLED:
+        return _closed(view, extras)
+    if view.status is TableStatus.FINISHED or extras.game_over is not None:
+        return _finished(view, extras)
+    return _playing(view, extras)
+
+
+def _lobby(view: TableView, extras: TableExtras) -> Render:
+    seats = "\n".join(f"{s.seat + 1}. {seat_mention(s)}"
+                      + (" (host)" if s.user_id == view.host_id else "") for s in view.seats)
+    try:
+        rules = Rules.preset(view.options.preset)
+        size = f"{rules.min_players}-{rules.max_players} players"
+    except ValueError:
+        size = "3+ players"
+    e = discord.Embed(title=f"{_title(view)} · lobby", colour=BLUE, description=(
+        f"Host: <@{view.host_id}> · {size}\n\n{seats}\n\n"
+        "Press **Join** to take a seat; the host presses **Deal** to start."))
+    e.add_field(name="Options", value=_options_text(view), inline=False)
+    _notes(e, extras)
+    return Render(e, views.lobby_controls(view.table_id))
+
+
+def _playing(view: TableView, extras: TableExtras) -> Render:
+    st = view.state
+    assert st is not None
+    seats = view.seats
+    dealer = seats[st.dealer]
+    action = PHASE_ACTION.get(st.phase, "play")
+    lines = [f"**{st.hand_size} card{'s' if st.hand_size != 1 else ''}** · dealer "
+             f"{seat_mention(dealer)} · trump **{trump_text(st.trump_card, st.trump_suit)}**"]
+    if st.actor_seats:
+        who = ", ".join(seat_mention(seats[s]) for s in st.actor_seats)
+        when = f" · time runs out {timestamp(view.deadline)}" if view.deadline else ""
+        lines.append(f"▶ {who} {ACTION_WORDS[action]}{when}")
+        if view.warned and view.deadline:
+            lines.append("⏰ Half the time is gone.")
+    if st.phase in BIDDING and st.hook_bid is not None and st.turn == st.dealer:
+        lines.append(f"The dealer may not bid **{st.hook_bid}** (the hook).")
+    if all(b is not None for b in st.bids) and st.phase not in BIDDING:
+        total = sum(b or 0 for b in st.bids)
+        tricks = st.hand_size if not view.rules else _tricks_in_hand(view)
+        if total > tricks:
+            ou = f"over by {total - tricks}"
+        elif total < tricks:
+            ou = f"under by {tricks - total}"
+        else:
+            ou = "even"
+        lines.append(f"Bids total {total} for {tricks} tricks: **{ou}**.")
+    e = discord.Embed(title=f"{_title(view)} · {hand_title(view)}", colour=GREEN,
+                      description="\n".join(lines))
+    for s in seats:
+        bid = st.bids[s.seat]
+        mark = " ▶" if s.seat in st.actor_seats else ""
+        tag = " (D)" if s.seat == st.dealer else ""
+        value = f"bid **{'-' if bid is None else bid}** · won **{st.tricks_won[s.seat]}**"
+        value += f"\n{st.scores[s.seat]} pts"
+        if s.autopilot:
+            value += " · 🤖 autopilot"
+        if s.user_id is not None and (s.dm_failed or s.user_id in extras.dm_closed):
+            value += " · 📭 use My hand"
+        e.add_field(name=f"{seat_label(s)}{tag}{mark}"[:256], value=value)
+    if st.current_trick:
+        e.add_field(name=f"Trick {st.trick_number}", value=trick_text(st.current_trick, seats),
+                    inline=False)
+    if st.last_trick and sum(st.tricks_won) > 0:
+        winner = _last_winner(st.last_trick, st.tricks_won, view)
+        e.add_field(name="Last trick" + (f": {winner}" if winner else ""),
+                    value=trick_text(st.last_trick, seats), inline=False)
+    if st.scoresheet:
+        rec = st.scoresheet[-1]
+        e.add_field(name=f"Hand {rec.hand_number} result", value=record_line(rec, seats),
+                    inline=False)
+    _notes(e, extras)
+    return Render(e, views.table_controls(view.table_id))
+
+
+def _tricks_in_hand(view: TableView) -> int:
+    st = view.state
+    assert st is not None
+    return st.hand_size - (view.rules.discards_for(st.players) if view.rules else 0)
+
+
+def _last_winner(trick: Sequence[tuple[int, Card]], won: Sequence[int],
+                 view: TableView) -> str | None:
+    return None  # the trick's winner is said in the notes (TrickWon), not recomputed here
+
+
+def record_line(rec: Any, seats: Sequence[SeatView]) -> str:
+    """One finished hand: bid/tricks, made or missed, points (total) per seat."""
+    parts = []
+    for s in seats:
+        i = s.seat
+        ok = "✅" if rec.made[i] else "❌"
+        parts.append(f"{seat_label(s)} {rec.bids[i]}/{rec.tricks[i]} {ok} "
+                     f"{rec.points[i]:+d} ({rec.totals[i]})")
+    return "\n".join(parts)[:1024]
+
+
+def _finished(view: TableView, extras: TableExtras) -> Render:
+    over = extras.game_over
+    e = discord.Embed(title=f"{_title(view)} · game over", colour=GOLD)
+    if over is not None:
+        seats = view.seats
+        names = [seat_mention(seats[w]) for w in over.winners]
+        e.description = ("🏆 " + " and ".join(names) + (" win!" if len(names) > 1 else " wins!")
+                         if names else "The game is over.")
+        ratings = {r.user_id: r for r in over.rating_changes}
+        lines = []
+        for s in over.standings:
+            line = f"{s.place}. {seat_mention(seats[s.seat])}: **{s.score}**"
+            if s.user_id in ratings:
+                line += f" · rating {_rating(ratings[s.user_id])}"
+            lines.append(line)
+        e.add_field(name="Final standings", value="\n".join(lines)[:1024], inline=False)
+    st = view.state
+    if st is not None and st.scoresheet:
+        rec = st.scoresheet[-1]
+        e.add_field(name=f"Hand {rec.hand_number} result", value=record_line(rec, view.seats),
+                    inline=False)
+    e.set_footer(text="/ohhell scores shows the whole scoresheet · /ohhell leaderboard")
+    return Render(e, None)
+
+
+def _rating(r: RatingChange) -> str:
+    return f"{r.before:.1f} → {r.after:.1f} ({r.delta:+.1f})"
+
+
+def _closed(view: TableView, extras: TableExtras) -> Render:
+    e = discord.Embed(title=f"{_title(view)} · closed", colour=GREY,
+                      description="This table was closed; no result was recorded.")
+    _notes(e, extras)
+    return Render(e, None)
+
+
+def moved_message(view: TableView, jump_url: str) -> Render:
+    """What an old table message says once `/ohhell table` posted a new one."""
+    e = discord.Embed(title=_title(view), colour=GREY,
+                      description=f"This table moved: [jump to the table]({jump_url}).")
+    return Render(e, None)
+
+
+def _notes(e: discord.Embed, extras: TableExtras) -> None:
+    if extras.notes:
+        e.set_footer(text="\n".join(extras.notes[-3:])[:2048])
+
+
+# ---- private hands ------------------------------------------------------------------------------
+
+
+def hand_message(view: TableView, pv: PlayerView, *, dm: bool) -> Render:
+    """A player's own hand with the cards they may play marked, and controls when to act."""
+    tid = view.table_id
+    where = f" at <#{view.channel_id}>" if dm else ""
+    lines = [f"Trump **{trump_text(pv.trump_card, pv.trump_suit)}** · dealer "
+             f"{seat_label(view.seats[pv.dealer])}{where}"]
+    bid = pv.bids[pv.seat]
+    if bid is not None:
+        lines.append(f"You bid **{bid}** and have won **{pv.tricks_won[pv.seat]}**.")
+    legal = pv.legal_cards if pv.to_act and pv.phase is Phase.PLAYING else ()
+    if pv.blind and not pv.hand:
+        lines.append("This is a blind hand: you bid before you see your cards.")
+    else:
+        lines.append(f"\n{cards_text(pv.hand, legal)}")
+    if pv.discarded:
+        lines.append(f"Discarded: {cards_text(pv.discarded)}")
+    control: discord.ui.View | None = None
+    if pv.to_act:
+        deadline = f" · time runs out {timestamp(view.deadline)}" if view.deadline else ""
+        if pv.phase in BIDDING:
+            hook = (f" (not {pv.hook_bid}: the hook)"
+                    if pv.hook_bid is not None and pv.hook_bid not in pv.legal_bids else "")
+            lines.append(f"\n**Your turn to bid**{hook}{deadline}")
+            control = views.bid_controls(tid, pv.hand_number, pv.hand_size, pv.legal_bids)
+        elif pv.phase is Phase.PLAYING:
+            trick = trick_text(pv.current_trick, view.seats)
+            lines.append(f"\n**Your turn to play**{deadline}\n"
+                         + (f"Trick: {trick}" if trick else "You lead."))
+            control = views.play_controls(tid, pv.hand_number, pv.legal_cards)
+        elif pv.phase is Phase.TRUMP_CHOICE:
+            lines.append(f"\n**Name trump**{deadline}")
+            control = views.trump_controls(tid, pv.hand_number, pv.legal_trumps)
+        elif pv.phase is Phase.DISCARD:
+            lines.append(f"\n**Discard {pv.discards_needed}** face down{deadline}")
+            control = views.discard_controls(tid, pv.hand_number, pv.hand, pv.discards_needed)
+    elif pv.phase is Phase.PLAYING and pv.current_trick:
+        lines.append(f"Trick {pv.trick_number}: {trick_text(pv.current_trick, view.seats)}")
+    of = f" of {pv.hand_count}" if pv.hand_count else ""
+    e = discord.Embed(title=f"Your hand · hand {pv.hand_number}{of}",
+                      colour=GOLD if pv.to_act else BLUE, description="\n".join(lines))
+    return Render(e, control, controls=control is not None)
+
+
+def hand_over_message(view: TableView, seat: int, hand_number: int) -> Render:
+    """A DM whose hand is finished: the player's line of the scoresheet, no cards."""
+    st = view.state
+    rec = next((r for r in (st.scoresheet if st else ()) if r.hand_number == hand_number), None)
+    if rec is None:
+        text = "This hand is over."
+    else:
+        made = "made it" if rec.made[seat] else "missed"
+        text = (f"You bid {rec.bids[seat]} and took {rec.tricks[seat]}: {made}, "
+                f"{rec.points[seat]:+d} points (total {rec.totals[seat]}).")
+    if view.status.active:
+        text += "\nYour next hand is in a new message."
+    else:
+        text += f"\nThe game is over: see the table in <#{view.channel_id}>."
+    e = discord.Embed(title=f"Hand {hand_number} is over", colour=GREY, description=text)
+    return Render(e, None)
+
+
+def welcome_dm(view: TableView) -> Render:
+    e = discord.Embed(title="Oh Hell", colour=BLUE, description=(
+        f"You joined the table in <#{view.channel_id}>. Your cards will come here, one message "
+        "per hand, with buttons when it is your turn."))
+    return Render(e, None)
+
+
+DM_CLOSED_NOTICE = ("I cannot send you direct messages, so your cards will not come by DM. "
+                    "Use the table's **My hand** button or `/ohhell hand` to see your hand "
+                    "and play; the game goes on without waiting.")
+
+
+# ---- other commands -----------------------------------------------------------------------------
+
+
+def scoresheet(view: TableView) -> discord.Embed:
+    """The scoresheet so far: one line per hand, bid/tricks and running totals per player."""
+    st = view.state
+    e = discord.Embed(title=f"{_title(view)} · scoresheet", colour=BLUE)
+    if st is None or not st.scoresheet:
+        e.description = "No hand has been scored yet."
+        return e
+    names = [s.name[:8] for s in view.seats]
+    width = max(8, *(len(n) for n in names))
+    head = "Hand " + " ".join(n.rjust(width) for n in names)
+    rows = [head]
+    for rec in st.scoresheet:
+        cells = []
+        for i in range(len(names)):
+            mark = "+" if rec.made[i] else "-"
+            cells.append(f"{rec.bids[i]}/{rec.tricks[i]}{mark} {rec.totals[i]}".rjust(width))
+        rows.append(f"{rec.hand_number:>3}  " + " ".join(cells))
+    body = "\n".join(rows)
+    if len(body) > 3900:  # keep within an embed: the latest hands matter most
+        body = "\n".join([head, "  ...", *rows[-(3900 // (len(head) + 1)) + 2:]])
+    e.description = f"bid/tricks, + made, - missed, then the running total\n```\n{body}\n```"
+    return e
+
+
+def rules_embed(rules: Rules) -> discord.Embed:
+    e = discord.Embed(title=f"{rules.title} (`{rules.name}`)", colour=BLUE,
+                      description="\n".join(f"• {line}" for line in rules.describe())[:4096])
+    return e
+
+
+LEADERBOARD_FORMAT = {
+    "rating": lambda r: f"{r.rating:.1f}",
+    "wins": lambda r: str(r.wins),
+    "games": lambda r: str(r.games),
+    "win_rate": lambda r: f"{r.win_rate:.0%}",
+    "avg_points": lambda r: f"{r.avg_points:.1f}",
+    "points_per_hand": lambda r: "-" if r.points_per_hand is None else f"{r.points_per_hand:.2f}",
+    "bid_accuracy": lambda r: "-" if r.bid_accuracy is None else f"{r.bid_accuracy:.0%}",
+    "best_game": lambda r: str(r.best_game),
+    "streak": lambda r: str(r.streak),
+}
+
+
+def leaderboard_embed(rows: Sequence[Any], sort: str, guild_name: str) -> discord.Embed:
+    e = discord.Embed(title=f"Oh Hell leaderboard · {guild_name}", colour=GOLD)
+    if not rows:
+        e.description = "No finished games yet: start one with `/ohhell start`."
+        return e
+    fmt = LEADERBOARD_FORMAT.get(sort, LEADERBOARD_FORMAT["rating"])
+    lines = [f"{i}. <@{r.user_id}> **{fmt(r)}** · {r.wins}/{r.games} won"
+             for i, r in enumerate(rows, 1)]
+    e.description = "\n".join(lines)[:4096]
+    e.set_footer(text=f"sorted by {sort.replace('_', ' ')}")
+    return e
+
+
+def stats_embed(stats: Any, user_id: int) -> discord.Embed:
+    e = discord.Embed(title="Oh Hell stats", colour=BLUE)
+    if stats is None:
+        e.description = f"<@{user_id}> has not finished a game in this server yet."
+        return e
+    acc = "-" if stats.bid_accuracy is None else f"{stats.bid_accuracy:.0%}"
+    e.description = (
+        f"<@{user_id}>\nGames **{stats.games}** · wins **{stats.wins}** ({stats.win_rate:.0%})\n"
+        f"Rating **{stats.rating:.1f}** · exact bids {acc} · average {stats.avg_points:.1f} "
+        f"points\nBest game {stats.best_game} · winning streak {stats.streak}")
+    return e
+
+
+def settings_embed(guild_settings: Any) -> discord.Embed:
+    gs = guild_settings
+    opts = dict(gs.options)
+    lines = [f"Preset: **{gs.default_preset or 'classic'}**",
+             f"Scoring: **{opts.get('scoring', 'the preset decides')}**",
+             f"Hook: **{opts.get('hook', 'the preset decides')}**",
+             f"Turn timeout: **{gs.turn_timeout or 'the bot default'}**"
+             + (" seconds" if gs.turn_timeout else ""),
+             f"Computer players: **{'allowed' if gs.allow_computers else 'not allowed'}**"]
+    return discord.Embed(title="Oh Hell server defaults", colour=BLUE,
+                         description="\n".join(lines))
+
+
+def plain(text: str) -> str:
+    """Cut a message to Discord's 2000 characters."""
+    return text if len(text) <= 2000 else text[:1997] + "..."

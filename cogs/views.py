@@ -1,0 +1,233 @@
+"""Buttons and selects: DynamicItems whose custom_id carries the table (and the hand).
+
+Why dynamic: the state lives in the custom_id, not in a View object in memory, so every control
+keeps working after a restart (they are registered with `bot.add_dynamic_items`), and a control
+from an earlier hand or a finished game reaches the service, which refuses it politely.
+
+The items only parse their custom_id; what a click does lives in the cog (`ComponentHandler`),
+reached through `interaction.client.get_cog(COG_NAME)`, so this module imports no cog code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import discord
+
+from engine import Card, Suit, sort_hand
+
+COG_NAME = "OhHell"
+PREFIX = "ohhell:"
+LOBBY_ACTIONS: tuple[tuple[str, str, discord.ButtonStyle], ...] = (
+    ("join", "Join", discord.ButtonStyle.success),
+    ("leave", "Leave", discord.ButtonStyle.secondary),
+    ("addbot", "Add bot", discord.ButtonStyle.secondary),
+    ("deal", "Deal", discord.ButtonStyle.primary),
+    ("cancel", "Cancel", discord.ButtonStyle.danger),
+)
+NO_TRUMP = "N"
+
+
+class ComponentHandler(Protocol):
+    """What the cog does when a control is used (see cogs.ohhell)."""
+
+    async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
+        ...
+
+    async def on_my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
+        ...
+
+    async def on_move(self, interaction: discord.Interaction, table_id: int, hand: int,
+                      kind: str, move: Any) -> None:
+        ...
+
+
+async def _handle(interaction: discord.Interaction, call: str, *args: Any) -> None:
+    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+    if cog is None:  # the cog is being reloaded: still answer, never "interaction failed"
+        await interaction.response.send_message(
+            "The card table is restarting; try again in a moment.", ephemeral=True)
+        return
+    await getattr(cog, call)(interaction, *args)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"ohhell:lobby:(?P<table>\d+):(?P<action>join|leave|addbot|deal|cancel)"):
+    """Join, Leave, Add bot, Deal, Cancel under the lobby's table message."""
+
+    def __init__(self, table_id: int, action: str) -> None:
+        label, style = next((lbl, st) for a, lbl, st in LOBBY_ACTIONS if a == action)
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=f"ohhell:lobby:{table_id}:{action}"))
+        self.table_id, self.action = table_id, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LobbyButton:
+        return cls(int(match["table"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handle(interaction, "on_lobby", self.table_id, self.action)
+
+
+class MyHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"ohhell:hand:(?P<table>\d+)"):
+    """Shows the clicker their hand (ephemeral, with controls): works with DMs closed."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(discord.ui.Button(label="My hand", style=discord.ButtonStyle.primary,
+                                           emoji="🂠", custom_id=f"ohhell:hand:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MyHandButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handle(interaction, "on_my_hand", self.table_id)
+
+
+class BidButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=r"ohhell:bid:(?P<table>\d+):(?P<hand>\d+):(?P<n>\d+)"):
+    """One bid value; the hooked bid is rendered disabled."""
+
+    def __init__(self, table_id: int, hand: int, n: int, *, enabled: bool = True,
+                 row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=str(n), style=discord.ButtonStyle.primary if enabled else
+            discord.ButtonStyle.secondary, disabled=not enabled, row=row,
+            custom_id=f"ohhell:bid:{table_id}:{hand}:{n}"))
+        self.table_id, self.hand, self.n = table_id, hand, n
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> BidButton:
+        return cls(int(match["table"]), int(match["hand"]), int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handle(interaction, "on_move", self.table_id, self.hand, "bid", self.n)
+
+
+class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=r"ohhell:card:(?P<table>\d+):(?P<hand>\d+)"):
+    """A select of the cards the player may play now (values are card codes like 10H)."""
+
+    def __init__(self, table_id: int, hand: int, cards: Sequence[Card] = ()) -> None:
+        options = [discord.SelectOption(label=str(c), value=c.code, description=c.name)
+                   for c in cards] or [discord.SelectOption(label="-", value="-")]
+        super().__init__(discord.ui.Select(custom_id=f"ohhell:card:{table_id}:{hand}",
+                                           placeholder="Play a card", options=options[:25]))
+        self.table_id, self.hand = table_id, hand
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> CardSelect:
+        return cls(int(match["table"]), int(match["hand"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        card = self.item.values[0] if self.item.values else ""
+        await _handle(interaction, "on_move", self.table_id, self.hand, "play", card)
+
+
+class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                    template=r"ohhell:discard:(?P<table>\d+):(?P<hand>\d+)"):
+    """Pick the cards to discard face down (variants with discards)."""
+
+    def __init__(self, table_id: int, hand: int, cards: Sequence[Card] = (),
+                 count: int = 1) -> None:
+        options = [discord.SelectOption(label=str(c), value=c.code) for c in cards] or [
+            discord.SelectOption(label="-", value="-")]
+        count = max(1, min(count, len(options)))
+        super().__init__(discord.ui.Select(
+            custom_id=f"ohhell:discard:{table_id}:{hand}", options=options[:25],
+            placeholder=f"Discard {count} card{'s' if count > 1 else ''}",
+            min_values=count, max_values=count))
+        self.table_id, self.hand = table_id, hand
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> DiscardSelect:
+        return cls(int(match["table"]), int(match["hand"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handle(interaction, "on_move", self.table_id, self.hand, "discard",
+                      list(self.item.values))
+
+
+class TrumpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"ohhell:trump:(?P<table>\d+):(?P<hand>\d+):(?P<suit>[CDHSN])"):
+    """The dealer names trump (dealer_picks): one button per suit allowed."""
+
+    def __init__(self, table_id: int, hand: int, suit: str) -> None:
+        label = "No trump" if suit == NO_TRUMP else Suit.parse(suit).symbol
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
+                                           custom_id=f"ohhell:trump:{table_id}:{hand}:{suit}"))
+        self.table_id, self.hand, self.suit = table_id, hand, suit
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> TrumpButton:
+        return cls(int(match["table"]), int(match["hand"]), match["suit"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handle(interaction, "on_move", self.table_id, self.hand, "trump", self.suit)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton, MyHandButton, BidButton, CardSelect, DiscardSelect, TrumpButton)
+"""Register these with `bot.add_dynamic_items(*DYNAMIC_ITEMS)`."""
+
+
+def is_ours(custom_id: str) -> bool:
+    """True for a custom_id this bot made, whether or not a template still matches it."""
+    return custom_id.startswith(PREFIX)
+
+
+def matches_any(custom_id: str) -> bool:
+    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id)
+               for item in DYNAMIC_ITEMS)
+
+
+def lobby_controls(table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action, _, _ in LOBBY_ACTIONS:
+        view.add_item(LobbyButton(table_id, action))
+    return view
+
+
+def table_controls(table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(MyHandButton(table_id))
+    return view
+
+
+def bid_controls(table_id: int, hand: int, hand_size: int, legal: Sequence[int]) -> discord.ui.View:
+    """Bids 0..hand_size, five a row (18 buttons at most for 17 cards: 4 rows)."""
+    view = discord.ui.View(timeout=None)
+    allowed = set(legal)
+    for n in range(min(hand_size, 24) + 1):
+        view.add_item(BidButton(table_id, hand, n, enabled=n in allowed, row=n // 5))
+    return view
+
+
+def play_controls(table_id: int, hand: int, legal: Sequence[Card]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(CardSelect(table_id, hand, sort_hand(list(legal))))
+    return view
+
+
+def trump_controls(table_id: int, hand: int, suits: Sequence[Suit | None]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for s in suits:
+        view.add_item(TrumpButton(table_id, hand, NO_TRUMP if s is None else s.letter))
+    return view
+
+
+def discard_controls(table_id: int, hand: int, cards: Sequence[Card],
+                     count: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(DiscardSelect(table_id, hand, sort_hand(list(cards)), count))
+    return view

@@ -1,1 +1,60 @@
-"""engine/ai."""
+"""Computer players for Oh Hell.
+
+    from engine.ai import create_player
+    player = create_player("hard", seed=1)            # 0.5 s per decision by default
+    player = create_player("hard", seed=1, iterations=200)   # deterministic: 200 sampled deals
+    player.choose_bid(view) -> int        # sequential, simultaneous and blind bids
+    player.choose_card(view) -> Card
+    player.choose_trump(view) -> Suit     # dealer picks the suit
+    player.choose_discards(view) -> list[Card]
+    player.choose_action(view)            # whichever of the above the view's phase asks for
+
+Levels: `random` (uniform legal moves), `easy` (simple rules), `medium` (counts cards and voids,
+bids sure and likely tricks, ducks once made, takes when it must) and `hard` (determinized
+search with rollouts, bids from simulation). Players see only a PlayerView, never a Game.
+Everything is pure and deterministic given the seed, except the hard player's optional time
+budget (`think_time`, seconds); give `iterations` alone for reproducible decisions.
+"""
+
+from __future__ import annotations
+
+from engine.ai.hard import DEFAULT_THINK_TIME, HardPlayer
+from engine.ai.players import Action, EasyPlayer, MediumPlayer, Player, RandomPlayer
+
+LEVELS = ("random", "easy", "medium", "hard")
+
+
+def create_player(
+    level: str,
+    seed: int = 0,
+    think_time: float | None = None,
+    iterations: int | None = None,
+) -> Player:
+    """A computer player of `level` ("random", "easy", "medium" or "hard").
+
+    `think_time` and `iterations` bound the hard player's search per decision (seconds, sampled
+    deals); with neither, it thinks for DEFAULT_THINK_TIME seconds. Other levels ignore both.
+    """
+    key = level.strip().lower()
+    if key == "random":
+        return RandomPlayer(seed)
+    if key == "easy":
+        return EasyPlayer(seed)
+    if key == "medium":
+        return MediumPlayer(seed)
+    if key == "hard":
+        return HardPlayer(seed, think_time=think_time, iterations=iterations)
+    raise ValueError(f"There is no computer level {level!r}: choose one of {', '.join(LEVELS)}.")
+
+
+__all__ = [
+    "DEFAULT_THINK_TIME",
+    "LEVELS",
+    "Action",
+    "EasyPlayer",
+    "HardPlayer",
+    "MediumPlayer",
+    "Player",
+    "RandomPlayer",
+    "create_player",
+]

@@ -19,11 +19,8 @@ TAKE_WHEN_BUST = {"common": True, "strict": False, "penalty": False, "bonus_only
 
 def wants_tricks(need: int, left: int, bust_take: bool) -> bool:
     """Whether a seat that still needs `need` tricks with `left` to play tries to win this one."""
-    if need <= 0:
-        return need < 0 and bust_take
-    if need > left:
-        return True  # the bid is lost: every trick still scores (common) or cuts the miss
-    return True
+    del left  # a lost bid (need > left) still wants tricks: they score (common) or cut the miss
+    return need > 0 or (need < 0 and bust_take)
 
 
 def _rank(card: int) -> int:
@@ -89,27 +86,20 @@ def choose_card(
                 return _lowest_rank(win)
             if best // 13 != trump and win & tmask and not win & ~tmask:
                 return lowest(win & tmask)  # ruff as cheaply as possible
-            sure = 0
+            cheapest = -1
             for suit in range(4):
                 cards = win & SUIT_MASKS[suit]
+                if not cards:
+                    continue
+                outstanding = others & SUIT_MASKS[suit]
+                if outstanding:
+                    cards &= ~((2 << (outstanding.bit_length() - 1)) - 1)
                 if cards:
-                    top = cards.bit_length() - 1
-                    if not others & above(top):
-                        sure |= 1 << top
-            if sure:
-                # the cheapest card that no other hand can beat in its suit
-                cheapest = sure & -sure
-                for suit in range(4):
-                    cards = win & SUIT_MASKS[suit]
-                    if cards and sure & cards:
-                        target = cards
-                        # lowest card still above every outstanding card of the suit
-                        outstanding = others & SUIT_MASKS[suit]
-                        if outstanding:
-                            target = cards & ~((2 << (outstanding.bit_length() - 1)) - 1)
-                        cheapest = target & -target
-                        break
-                return cheapest.bit_length() - 1
+                    card = (cards & -cards).bit_length() - 1
+                    if cheapest < 0 or card % 13 < cheapest % 13:
+                        cheapest = card
+            if cheapest >= 0:
+                return cheapest  # the cheapest card no other hand can beat in its suit
             if need >= left or 2 * need >= left:
                 return highest(win & ~tmask) if win & ~tmask else lowest(win)
             return _dump_low(legal, hand, trump, tmask)

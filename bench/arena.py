@@ -1,0 +1,220 @@
+"""Duplicate-deal arena for the computer players.
+
+Every deal is played once per rotation of the seats, so each level holds every seat's cards
+against the same opponents' cards: luck of the deal cancels out of the paired difference.
+
+    python bench/arena.py --levels hard,medium --hands 2000 --workers 2
+    python bench/arena.py --levels medium,easy,easy,easy --hands 2000 --preset classic
+
+`--levels` lists the seats' levels; when it names fewer than `--players`, the last level fills
+the remaining seats (so `hard,medium` is one hard against three mediums). `--hands N` is the
+number of hands each seat-rotation plays in total: N / players deals, each played `players`
+times. Each hand is a one-hand game of `--hand-size` cards under `--preset` (scoring overridable).
+
+Printed per level: seat-hands played, bid-made rate, points per hand; per pair of levels the
+mean paired difference in points per hand (deal by deal) with its standard error; and the
+decision-time p50/p95 per level (bids and cards alike).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from engine import STANDARD_DECK, Game, Phase, Rules
+from engine.ai import create_player
+
+
+@dataclass
+class Config:
+    levels: list[str]
+    players: int
+    hand_size: int
+    preset: str
+    scoring: str | None
+    think_time: float | None
+    iterations: int | None
+    seed: int
+
+
+@dataclass
+class DealResult:
+    deal: int
+    # (level, bid, tricks, points) per seat-hand
+    rows: list[tuple[str, int, int, int]] = field(default_factory=list)
+    times: dict[str, list[float]] = field(default_factory=dict)
+    bid_times: dict[str, list[float]] = field(default_factory=dict)
+
+
+def make_rules(config: Config) -> Rules:
+    update: dict[str, Any] = {"hand_sizes": [config.hand_size], "game_end": "sequence"}
+    if config.scoring:
+        update["scoring"] = config.scoring
+    return Rules.preset(config.preset).model_copy(update=update)
+
+
+def seat_levels(config: Config) -> list[str]:
+    levels = list(config.levels)
+    while len(levels) < config.players:
+        levels.append(levels[-1])
+    return levels[: config.players]
+
+
+def play_deal(args: tuple[Config, int]) -> DealResult:
+    config, deal = args
+    rules = make_rules(config)
+    levels = seat_levels(config)
+    players = config.players
+    deck = list(STANDARD_DECK)
+    random.Random(config.seed * 1_000_003 + deal).shuffle(deck)
+    result = DealResult(deal)
+    for rotation in range(players):
+        seats = [levels[(seat + rotation) % players] for seat in range(players)]
+        game = Game.new(players, rules, seed=deal, dealer=deal % players, deck=deck)
+        bots = [
+            create_player(
+                level,
+                seed=(config.seed * 7919 + deal) * 16 + seat,
+                think_time=config.think_time,
+                iterations=config.iterations,
+            )
+            for seat, level in enumerate(seats)
+        ]
+        while game.phase is not Phase.GAME_OVER:
+            seat = game.actor_seats()[0]
+            view = game.view(seat)
+            started = time.perf_counter()
+            action = bots[seat].choose_action(view)
+            spent = time.perf_counter() - started
+            level = seats[seat]
+            result.times.setdefault(level, []).append(spent)
+            phase = game.phase
+            if phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
+                result.bid_times.setdefault(level, []).append(spent)
+                game.bid(seat, action)  # type: ignore[arg-type]
+            elif phase is Phase.PLAYING:
+                game.play(seat, action)  # type: ignore[arg-type]
+            elif phase is Phase.TRUMP_CHOICE:
+                game.choose_trump(seat, action)  # type: ignore[arg-type]
+            elif phase is Phase.DISCARD:
+                game.discard(seat, action)  # type: ignore[arg-type]
+        record = game.scoresheet[0]
+        for seat in range(players):
+            result.rows.append(
+                (seats[seat], record.bids[seat], record.tricks[seat], record.points[seat])
+            )
+    return result
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[index]
+
+
+def report(config: Config, results: list[DealResult], elapsed: float) -> str:
+    levels = sorted(set(seat_levels(config)), key=seat_levels(config).index)
+    made: dict[str, list[int]] = defaultdict(list)
+    points: dict[str, list[int]] = defaultdict(list)
+    per_deal: dict[str, list[float]] = defaultdict(list)
+    times: dict[str, list[float]] = defaultdict(list)
+    bid_times: dict[str, list[float]] = defaultdict(list)
+    for result in results:
+        deal_points: dict[str, list[int]] = defaultdict(list)
+        for level, bid, tricks, pts in result.rows:
+            made[level].append(int(bid == tricks))
+            points[level].append(pts)
+            deal_points[level].append(pts)
+        for level in levels:
+            per_deal[level].append(statistics.fmean(deal_points[level]))
+        for level, spent in result.times.items():
+            times[level].extend(spent)
+        for level, spent in result.bid_times.items():
+            bid_times[level].extend(spent)
+    hands = len(results) * config.players
+    lines = [
+        f"arena: levels {','.join(seat_levels(config))}  players {config.players}  "
+        f"hand size {config.hand_size}  preset {config.preset}  "
+        f"scoring {config.scoring or make_rules(config).scoring}  think_time {config.think_time}  "
+        f"iterations {config.iterations}",
+        f"{len(results)} deals x {config.players} rotations = {hands} hands "
+        f"in {elapsed:.0f} s",
+        "",
+        f"{'level':8} {'seat-hands':>10} {'made %':>7} {'pts/hand':>9} "
+        f"{'p50 ms':>8} {'p95 ms':>8} {'bid p95':>8}",
+    ]
+    for level in levels:
+        lines.append(
+            f"{level:8} {len(points[level]):>10} {100 * statistics.fmean(made[level]):>7.1f} "
+            f"{statistics.fmean(points[level]):>9.3f} "
+            f"{1000 * percentile(times[level], 0.5):>8.2f} "
+            f"{1000 * percentile(times[level], 0.95):>8.2f} "
+            f"{1000 * percentile(bid_times[level], 0.95):>8.2f}"
+        )
+    if len(levels) > 1:
+        lines.append("")
+        lines.append("paired difference in points per hand (deal by deal):")
+        for i, first in enumerate(levels):
+            for second in levels[i + 1 :]:
+                diffs = [
+                    a - b for a, b in zip(per_deal[first], per_deal[second], strict=True)
+                ]
+                mean = statistics.fmean(diffs)
+                se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+                ratio = mean / se if se else float("inf")
+                lines.append(
+                    f"  {first} - {second}: {mean:+.3f} +- {se:.3f} (SE)  = {ratio:+.1f} SE"
+                )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--levels", default="hard,medium", help="seat levels, comma-separated")
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--hand-size", type=int, default=7)
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--scoring", default=None)
+    parser.add_argument("--think-time", type=float, default=None)
+    parser.add_argument("--iterations", type=int, default=None)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    config = Config(
+        levels=[level.strip() for level in args.levels.split(",") if level.strip()],
+        players=args.players,
+        hand_size=args.hand_size,
+        preset=args.preset,
+        scoring=args.scoring,
+        think_time=args.think_time,
+        iterations=args.iterations,
+        seed=args.seed,
+    )
+    deals = max(1, math.ceil(args.hands / config.players))
+    jobs = [(config, deal) for deal in range(deals)]
+    started = time.perf_counter()
+    if args.workers > 1:
+        with multiprocessing.Pool(args.workers) as pool:
+            results = list(pool.imap_unordered(play_deal, jobs, chunksize=1))
+    else:
+        results = [play_deal(job) for job in jobs]
+    results.sort(key=lambda result: result.deal)
+    print(report(config, results, time.perf_counter() - started))
+
+
+if __name__ == "__main__":
+    main()

@@ -7,11 +7,14 @@ snapshot needs no generator state to resume exactly.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
+import itertools
 import json
 import random
 import struct
 from dataclasses import dataclass
+from operator import attrgetter
 from enum import StrEnum
 from typing import Any
 
@@ -132,10 +135,14 @@ def _dealt_pack(seed: int, deal_index: int) -> list[Card]:
     return list(map(by_key.__getitem__, sorted(keys)))
 
 
+_card_index = attrgetter("index")
+
+
 def _by_suit(cards: list[Card]) -> list[list[Card]]:
-    """A hand kept as four suit lists: following suit and legality become list lookups."""
+    """A hand kept as four suit lists in pack order: following suit and legality become list
+    lookups, and legal cards come out sorted."""
     held: list[list[Card]] = [[], [], [], []]
-    for card in cards:
+    for card in sorted(cards, key=_card_index):
         held[card.suit].append(card)
     return held
 
@@ -274,10 +281,16 @@ class Game:
         size = self._hand_size_for(self.hand_number)
         dealt = size * players
         dealer = self.dealer
-        hands: list[list[Card]] = [[] for _ in range(players)]
-        for offset in range(players):
-            hands[(dealer + 1 + offset) % players] = deck[offset:dealt:players]
-        self._held = [_by_suit(hand) for hand in hands]
+        # Card i of the pack goes to seat dealer+1+i (mod players); each hand is kept as suit
+        # lists in pack order, so legal_cards() comes out sorted without sorting.
+        from_left = [(dealer + 1 + offset) % players for offset in range(players)]
+        owner = dict(zip(deck[:dealt], itertools.cycle(from_left)))
+        held: list[list[list[Card]]] = [[[], [], [], []] for _ in range(players)]
+        for card in STANDARD_DECK:
+            seat = owner.get(card)
+            if seat is not None:
+                held[seat][card.suit].append(card)
+        self._held = held
         self._stock = deck[dealt:]
         self.hand_size = size
         self.tricks_in_hand = size
@@ -516,7 +529,7 @@ class Game:
     def _deal_extra_card(self) -> None:
         for seat in self._seats_from_left():
             card = self._stock.pop(0)
-            self._held[seat][card.suit].append(card)
+            bisect.insort(self._held[seat][card.suit], card, key=_card_index)
         self.hand_size += 1
         self.tricks_in_hand += 1
 

@@ -74,8 +74,9 @@ class ReferenceHand:
         return winner
 
     def points(self) -> list[int]:
-        return [10 + took if took == bid else took
-                for bid, took in zip(self.bids, self.won, strict=True)]
+        by_seat = {(self.dealer + 1 + i) % self.players: bid for i, bid in enumerate(self.bids)}
+        return [10 + took if took == by_seat[seat] else took
+                for seat, took in enumerate(self.won)]
 
 
 def plain(card: object) -> Plain:

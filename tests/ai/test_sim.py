@@ -1,0 +1,105 @@
+"""The bit-set simulator agrees with the engine: legal cards, trick winners, whole hands."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import Game, Phase, Rules
+from engine.ai.bits import legal_mask, mask_of, trick_winner
+from engine.ai.policy import TAKE_WHEN_BUST, choose_card
+from engine.ai.sim import rollout
+
+RULE_SETS = {
+    "classic": {},
+    "must_trump": {"must_trump": True},
+    "after_broken": {"trump_lead": "after_broken"},
+    "both": {"trump_lead": "after_broken", "must_trump": True},
+    "no_trump_last": {"last_hand_no_trump": True, "hand_sizes": [4, 3, 13]},
+}
+
+
+def _trump(game: Game) -> int:
+    return -1 if game.trump_suit is None else int(game.trump_suit)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_legal_cards_and_trick_winners_match_the_engine(name: str) -> None:
+    update = {"hand_sizes": [13, 10, 7, 3]} | RULE_SETS[name]
+    rules = Rules.preset("classic").model_copy(update=update)
+    rng = random.Random(name)
+    for seed in range(6):
+        game = Game.new(4, rules.model_copy(update={"reserve_cards": 0}), seed=seed)
+        while game.phase is not Phase.GAME_OVER:
+            seat = game.actor_seats()[0]
+            if game.phase is not Phase.PLAYING:
+                game.bid(seat, rng.choice(game.legal_bids()))
+                continue
+            hand = mask_of(game.hand_of(seat))
+            led = -1 if not game.current_trick else int(game.current_trick[0][1].suit)
+            ours = legal_mask(
+                hand, led, _trump(game), rules.must_trump,
+                rules.trump_lead == "after_broken", game.trump_broken,
+            )
+            assert ours == mask_of(game.legal_cards())
+            trick = list(game.current_trick)
+            card = rng.choice(game.legal_cards())
+            before = list(game.tricks_won)
+            hand_number = game.hand_number
+            trump = _trump(game)
+            game.play(seat, card)
+            trick.append((seat, card))
+            if len(trick) == 4:
+                winner = trick_winner([c.index for _, c in trick], trick[0][0], 4, trump)
+                finished = game.phase is Phase.GAME_OVER or game.hand_number != hand_number
+                after = game.scoresheet[-1].tricks if finished else game.tricks_won
+                assert after[winner] == before[winner] + 1
+                assert sum(after) == sum(before) + 1
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_a_rollout_plays_the_same_hand_as_the_engine(name: str) -> None:
+    """Every seat plays the policy with every hand known, once in the engine, once in `rollout`."""
+    update = {"hand_sizes": [7, 7, 7]} | RULE_SETS[name]
+    if name == "no_trump_last":
+        update["hand_sizes"] = [7, 13]
+    rules = Rules.preset("classic").model_copy(update=update)
+    bust_take = TAKE_WHEN_BUST[rules.scoring]
+    for seed in range(8):
+        game = Game.new(4, rules, seed=seed, dealer=seed % 4)
+        rng = random.Random(seed)
+        while game.phase is Phase.BIDDING:
+            game.bid(game.turn, rng.choice(game.legal_bids()))  # type: ignore[arg-type]
+        bids = [b or 0 for b in game.bids]
+        hands = [mask_of(game.hand_of(s)) for s in range(4)]
+        leader = game.turn
+        assert leader is not None
+        predicted = rollout(
+            hands, 4, _trump(game), rules.must_trump, rules.trump_lead == "after_broken",
+            False, leader, [], bids, [0] * 4, game.tricks_in_hand, bust_take,
+        )
+        hand_number = game.hand_number
+        while game.hand_number == hand_number and game.phase is Phase.PLAYING:
+            seat = game.turn
+            assert seat is not None
+            held = 0
+            for other in range(4):
+                if other != seat:
+                    held |= mask_of(game.hand_of(other))
+            trick = game.current_trick
+            best = -1
+            for _, card in trick:
+                if best < 0 or (card.index // 13 == best // 13 and card.index > best) or (
+                    card.index // 13 == _trump(game) and best // 13 != _trump(game)
+                ):
+                    best = card.index
+            need = bids[seat] - game.tricks_won[seat]
+            left = game.tricks_in_hand - len(game.tricks_played)
+            index = choose_card(
+                mask_of(game.legal_cards()), mask_of(game.hand_of(seat)), best, _trump(game),
+                held, need, left, len(trick) == 3, need > 0 or (need < 0 and bust_take),
+            )
+            game.play(seat, next(c for c in game.legal_cards() if c.index == index))
+        record = game.scoresheet[-1]
+        assert list(record.tricks) == predicted

@@ -54,26 +54,21 @@ class PlayerStats:
     best_game_id: int | None = None
 
 
+# One pass over the covering index (guild, user, game) aggregates everything but the streak; the
+# streak is then a short index range per listed player: the games after their last non-win.
 _STATS_SQL = """
-WITH mine AS (
-    SELECT user_id, game_id, winner, total, hands, exact_bids
+WITH agg AS (
+    SELECT user_id,
+           COUNT(*) AS games,
+           SUM(winner) AS wins,
+           SUM(total) AS points,
+           SUM(hands) AS hands,
+           SUM(exact_bids) AS exact,
+           MAX(total) AS best_game,
+           MAX(CASE WHEN winner = 0 THEN game_id END) AS last_loss
     FROM game_seats INDEXED BY game_seats_human
     WHERE guild_id = :guild AND user_id IS NOT NULL {user_filter}
-),
-last_loss AS (
-    SELECT user_id, MAX(game_id) AS game_id FROM mine WHERE winner = 0 GROUP BY user_id
-),
-agg AS (
-    SELECT m.user_id,
-           COUNT(*) AS games,
-           SUM(m.winner) AS wins,
-           SUM(m.total) AS points,
-           SUM(m.hands) AS hands,
-           SUM(m.exact_bids) AS exact,
-           MAX(m.total) AS best_game,
-           SUM(m.game_id > COALESCE(l.game_id, 0)) AS streak
-    FROM mine m LEFT JOIN last_loss l ON l.user_id = m.user_id
-    GROUP BY m.user_id
+    GROUP BY user_id
     HAVING COUNT(*) >= :min_games
 )
 SELECT a.user_id,
@@ -85,7 +80,9 @@ SELECT a.user_id,
        1.0 * a.points / NULLIF(a.hands, 0) AS points_per_hand,
        1.0 * a.exact / NULLIF(a.hands, 0) AS bid_accuracy,
        a.best_game,
-       a.streak,
+       (SELECT COUNT(*) FROM game_seats s INDEXED BY game_seats_human
+        WHERE s.guild_id = :guild AND s.user_id = a.user_id
+          AND s.game_id > COALESCE(a.last_loss, 0)) AS streak,
        COALESCE(p.mu - 3 * p.sigma, :mu0 - 3 * :sigma0) AS rating,
        COALESCE(p.mu, :mu0) AS mu,
        COALESCE(p.sigma, :sigma0) AS sigma,

@@ -24,7 +24,7 @@ import aiosqlite
 
 from data import results, settings, stats, tables
 from data.connection import DEFAULT_SYNCHRONOUS, Synchronous, open_reader, open_writer
-from data.errors import ChannelBusy, StoreError, TableNotFound
+from data.errors import ChannelBusy
 from data.results import RATING_MODEL, FinishedGame, RatingChange
 from data.settings import GuildSettings
 from data.stats import DEFAULT_SORT, PlayerStats
@@ -209,22 +209,12 @@ class Store:
         """
 
         async def body(db: aiosqlite.Connection, now: float) -> int | None:
-            await self._ensure_open(db, table.id)
             await tables.update_table(db, table, now)
             if action is None:
                 return None
             return await tables.append_action(db, table.id, action, now)
 
         return await self._write(body)
-
-    async def _ensure_open(self, db: aiosqlite.Connection, table_id: int) -> None:
-        rows = list(
-            await db.execute_fetchall("SELECT status FROM game_tables WHERE id = ?", (table_id,))
-        )
-        if not rows:
-            raise TableNotFound(table_id)
-        if rows[0][0] not in tables.OPEN_STATUSES:
-            raise StoreError(f"table {table_id} is {rows[0][0]}; it can no longer be saved")
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         """The stored table with that id, or None."""
@@ -241,22 +231,19 @@ class Store:
         """
         check = validate if validate is not None else tables.engine_validator
         async with self._reading() as db:
-            candidates = await tables.open_tables(db)
+            rows = await tables.open_table_rows(db)
         ok: list[TableRecord] = []
         broken: list[BrokenTable] = []
-        for table in candidates:
+        for row in rows:
             try:
+                table = tables.table_from_row(row)
                 check(table)
             except ImportError:
                 raise
             except Exception as err:
                 reason = f"{type(err).__name__}: {err}"[:MAX_REASON]
-                await self.mark_broken(table.id, reason)
-                broken.append(
-                    BrokenTable(
-                        replace(table, status=TableStatus.BROKEN, broken_reason=reason), reason
-                    )
-                )
+                await self.mark_broken(row[0], reason)
+                broken.append(BrokenTable(tables.broken_from_row(row, reason), reason))
             else:
                 ok.append(table)
         return LoadedTables(ok=ok, broken=broken)
@@ -290,7 +277,6 @@ class Store:
         result.check()
 
         async def body(db: aiosqlite.Connection, now: float) -> RecordedGame:
-            await self._ensure_open(db, table.id)
             await tables.update_table(db, replace(table, status=TableStatus.FINISHED), now)
             if action is not None:
                 await tables.append_action(db, table.id, action, now)

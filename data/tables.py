@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
 import aiosqlite
 
-from data.errors import ChannelBusy, TableNotFound
+from data.errors import ChannelBusy, StoreError, TableNotFound
 
 
 class TableStatus(StrEnum):
@@ -143,12 +143,40 @@ def engine_validator(table: TableRecord) -> None:
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, rules_json, message_id, snapshot_json, "
-    "turn_deadline, broken_reason, saves, created_at, updated_at"
+    "turn_deadline, broken_reason, saves, created_at, updated_at, seats_json"
 )
-_SEAT_COLUMNS = "name, user_id, computer_level, hand_message_id, dm_channel_id, timeouts"
 
 
-def _table_from_row(row: Sequence[Any], seats: tuple[Seat, ...]) -> TableRecord:
+def seats_to_json(seats: Iterable[Seat]) -> str:
+    """Seats as stored: a JSON list in seat order. Refuses a seat with no player at all."""
+    rows = []
+    for index, seat in enumerate(seats):
+        if seat.user_id is None and seat.computer_level is None:
+            raise StoreError(f"seat {index} ({seat.name!r}) has neither a user nor a computer")
+        rows.append(asdict(seat))
+    return json.dumps(rows, separators=(",", ":"))
+
+
+def seats_from_json(text: str) -> tuple[Seat, ...]:
+    """Seats as stored; raises (TypeError, ValueError) when the JSON is not a seat list."""
+    return tuple(Seat(**row) for row in json.loads(text))
+
+
+def table_from_row(row: Sequence[Any]) -> TableRecord:
+    """A stored row as a TableRecord; raises when its seats cannot be read."""
+    return _record(row, seats_from_json(row[13]))
+
+
+def broken_from_row(row: Sequence[Any], reason: str) -> TableRecord:
+    """A stored row as a broken TableRecord; seats that cannot be read are left out."""
+    try:
+        seats = seats_from_json(row[13])
+    except (TypeError, ValueError):
+        seats = ()
+    return replace(_record(row, seats), status=TableStatus.BROKEN, broken_reason=reason)
+
+
+def _record(row: Sequence[Any], seats: tuple[Seat, ...]) -> TableRecord:
     return TableRecord(
         id=row[0],
         guild_id=row[1],
@@ -189,57 +217,55 @@ async def insert_table(
             raise ChannelBusy(channel_id)
     cursor = await db.execute(
         "INSERT INTO game_tables (guild_id, channel_id, host_id, status, rules_json, message_id,"
-        " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (guild_id, channel_id, host_id, str(status), rules_json, message_id, now, now),
+        " seats_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            guild_id,
+            channel_id,
+            host_id,
+            str(status),
+            rules_json,
+            message_id,
+            seats_to_json(seats),
+            now,
+            now,
+        ),
     )
     table_id = cursor.lastrowid
     assert table_id is not None
-    await _write_seats(db, table_id, seats)
     return table_id
 
 
 async def update_table(db: aiosqlite.Connection, table: TableRecord, now: float) -> None:
-    """Overwrite the stored table (and its seats) with this record."""
+    """Overwrite the stored table (seats included) with this record, in one statement.
+
+    Only an open table (lobby, playing) is updated: a closed one is never reopened by a late
+    save. Raises TableNotFound, or StoreError naming the table's status.
+    """
     cursor = await db.execute(
         "UPDATE game_tables SET host_id = ?, status = ?, rules_json = ?, message_id = ?,"
-        " snapshot_json = ?, turn_deadline = ?, broken_reason = ?, saves = saves + 1,"
-        " updated_at = ? WHERE id = ?",
+        " snapshot_json = ?, seats_json = ?, turn_deadline = ?, broken_reason = ?,"
+        " saves = saves + 1, updated_at = ? WHERE id = ? AND status IN ('lobby', 'playing')",
         (
             table.host_id,
             str(table.status),
             table.rules_json,
             table.message_id,
             table.snapshot_json,
+            seats_to_json(table.seats),
             table.turn_deadline,
             table.broken_reason,
             now,
             table.id,
         ),
     )
-    if cursor.rowcount != 1:
-        raise TableNotFound(table.id)
-    await db.execute("DELETE FROM table_seats WHERE table_id = ?", (table.id,))
-    await _write_seats(db, table.id, table.seats)
-
-
-async def _write_seats(db: aiosqlite.Connection, table_id: int, seats: Iterable[Seat]) -> None:
-    await db.executemany(
-        "INSERT INTO table_seats (table_id, seat, display_name, user_id, computer_level,"
-        " hand_message_id, dm_channel_id, timeouts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                table_id,
-                index,
-                seat.name,
-                seat.user_id,
-                seat.computer_level,
-                seat.hand_message_id,
-                seat.dm_channel_id,
-                seat.timeouts,
-            )
-            for index, seat in enumerate(seats)
-        ],
+    if cursor.rowcount == 1:
+        return
+    rows = list(
+        await db.execute_fetchall("SELECT status FROM game_tables WHERE id = ?", (table.id,))
     )
+    if not rows:
+        raise TableNotFound(table.id)
+    raise StoreError(f"table {table.id} is {rows[0][0]}; it can no longer be saved")
 
 
 async def append_action(
@@ -275,33 +301,6 @@ async def mark_broken(
         raise TableNotFound(table_id)
 
 
-async def set_status(
-    db: aiosqlite.Connection, table_id: int, status: TableStatus, now: float
-) -> None:
-    """Change only the status of a table (finishing it, for one)."""
-    cursor = await db.execute(
-        "UPDATE game_tables SET status = ?, updated_at = ? WHERE id = ?",
-        (str(status), now, table_id),
-    )
-    if cursor.rowcount != 1:
-        raise TableNotFound(table_id)
-
-
-async def _seats_by_table(
-    db: aiosqlite.Connection, where: str, params: Sequence[Any]
-) -> dict[int, tuple[Seat, ...]]:
-    rows = await db.execute_fetchall(
-        f"SELECT s.table_id, s.display_name, s.user_id, s.computer_level, s.hand_message_id,"
-        f" s.dm_channel_id, s.timeouts FROM table_seats s JOIN game_tables t ON t.id = s.table_id"
-        f" WHERE {where} ORDER BY s.table_id, s.seat",
-        params,
-    )
-    seats: dict[int, list[Seat]] = {}
-    for row in rows:
-        seats.setdefault(row[0], []).append(Seat(*row[1:]))
-    return {table_id: tuple(group) for table_id, group in seats.items()}
-
-
 async def get_table(db: aiosqlite.Connection, table_id: int) -> TableRecord | None:
     """One table by id, or None."""
     rows = list(
@@ -309,21 +308,18 @@ async def get_table(db: aiosqlite.Connection, table_id: int) -> TableRecord | No
             f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = ?", (table_id,)
         )
     )
-    if not rows:
-        return None
-    seats = await _seats_by_table(db, "t.id = ?", (table_id,))
-    return _table_from_row(rows[0], seats.get(table_id, ()))
+    return table_from_row(rows[0]) if rows else None
 
 
-async def open_tables(db: aiosqlite.Connection) -> list[TableRecord]:
-    """Every lobby and game in play, oldest first."""
-    where = "t.status IN ('lobby', 'playing')"
-    rows = await db.execute_fetchall(
-        f"SELECT {_TABLE_COLUMNS} FROM game_tables t"
-        f" WHERE {where} ORDER BY t.id"
+async def open_table_rows(db: aiosqlite.Connection) -> list[Sequence[Any]]:
+    """The raw rows of every lobby and game in play, oldest first (parsed by the loader, so
+    one unreadable row cannot stop the others)."""
+    return list(
+        await db.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM game_tables"
+            " WHERE status IN ('lobby', 'playing') ORDER BY id"
+        )
     )
-    seats = await _seats_by_table(db, where, ())
-    return [_table_from_row(row, seats.get(row[0], ())) for row in rows]
 
 
 async def read_actions(

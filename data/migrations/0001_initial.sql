@@ -19,6 +19,10 @@ CREATE TABLE game_tables (
                   CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled', 'broken')),
     rules_json    TEXT NOT NULL,                 -- Rules.model_dump_json()
     snapshot_json TEXT,                          -- Game.to_json(); NULL before the deal
+    seats_json    TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(seats_json)),
+                  -- [{name, user_id, computer_level, hand_message_id, dm_channel_id, timeouts}]
+                  -- in seat order; always read and written whole with the table, so a save
+                  -- is one UPDATE
     turn_deadline REAL,                          -- when the awaited seat times out; NULL = none
     broken_reason TEXT,                          -- why the table could not be resumed
     saves         INTEGER NOT NULL DEFAULT 0,    -- how many times it was saved
@@ -29,19 +33,6 @@ CREATE TABLE game_tables (
 CREATE UNIQUE INDEX game_tables_open_channel
     ON game_tables (channel_id) WHERE status IN ('lobby', 'playing');
 CREATE INDEX game_tables_open ON game_tables (status) WHERE status IN ('lobby', 'playing');
-
-CREATE TABLE table_seats (
-    table_id        INTEGER NOT NULL REFERENCES game_tables (id) ON DELETE CASCADE,
-    seat            INTEGER NOT NULL CHECK (seat >= 0),
-    user_id         INTEGER,                     -- the human in the seat, NULL for a computer
-    computer_level  TEXT,                        -- set when a computer plays the seat
-    display_name    TEXT NOT NULL,
-    hand_message_id INTEGER,                     -- this seat's DM hand message for the hand
-    dm_channel_id   INTEGER,                     -- the DM channel holding it
-    timeouts        INTEGER NOT NULL DEFAULT 0,  -- turn timeouts in a row
-    PRIMARY KEY (table_id, seat),
-    CHECK (user_id IS NOT NULL OR computer_level IS NOT NULL)
-) WITHOUT ROWID;
 
 -- Append-only: one row per accepted action, written in the same transaction as the snapshot.
 CREATE TABLE action_log (

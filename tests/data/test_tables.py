@@ -131,10 +131,13 @@ async def test_unknown_table_is_a_clear_error(store: Store) -> None:
 async def test_failed_save_changes_nothing(store: Store) -> None:
     table = await new_table(store)
     await store.save_table(replace(table, snapshot_json='{"v": 1}'), Action("deal"))
-    # A seat that is neither human nor computer violates a CHECK after the UPDATE ran.
-    bad = replace(table, snapshot_json='{"v": 2}', seats=(Seat("nobody"),))
-    with pytest.raises(sqlite3.IntegrityError):
-        await store.save_table(bad, Action("bid"))
+    # A payload JSON cannot hold fails after the table's UPDATE ran, inside the transaction.
+    bad = replace(table, snapshot_json='{"v": 2}', seats=table.seats[:1])
+    with pytest.raises(TypeError):
+        await store.save_table(bad, Action("bid", payload={"when": object()}))
+    # A seat that is neither human nor computer is refused before anything is written.
+    with pytest.raises(StoreError, match="neither a user nor a computer"):
+        await store.save_table(replace(bad, seats=(Seat("nobody"),)), Action("bid"))
     stored = await store.get_table(table.id)
     assert stored is not None and stored.snapshot_json == '{"v": 1}'
     assert stored.seats == table.seats
@@ -190,6 +193,21 @@ async def test_damaged_tables_are_marked_broken_and_the_rest_load(store: Store) 
     await new_table(store, channel_id=2)
 
 
+async def test_unreadable_seats_mark_a_table_broken(store: Store) -> None:
+    good = await new_table(store, channel_id=1)
+    bad = await new_table(store, channel_id=2)
+    await store._writer.execute(
+        "UPDATE game_tables SET seats_json = '[{\"name\": \"x\", \"wormhole\": 1}]'"
+        " WHERE id = ?",
+        (bad.id,),
+    )
+    loaded = await store.load_active_tables(validate=lambda table: None)
+    assert [t.id for t in loaded.ok] == [good.id]
+    [broken] = loaded.broken
+    assert broken.table.id == bad.id and broken.table.seats == ()
+    assert broken.table.status is TableStatus.BROKEN and "wormhole" in broken.reason
+
+
 async def test_a_missing_engine_is_not_a_damaged_table(store: Store) -> None:
     await new_table(store)
 
@@ -217,10 +235,10 @@ async def test_concurrent_writers_never_interleave(store: Store) -> None:
 
     async def sabotage(table: TableRecord) -> None:
         for _ in range(rounds):
-            with pytest.raises(sqlite3.IntegrityError):
+            with pytest.raises(TypeError):
                 await store.save_table(
-                    replace(table, snapshot_json='{"sabotage": true}', seats=(Seat("x"),)),
-                    Action("sabotage"),
+                    replace(table, snapshot_json='{"sabotage": true}', seats=table.seats[:1]),
+                    Action("sabotage", payload={"bad": object()}),
                 )
             await asyncio.sleep(0)
 

@@ -293,10 +293,11 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     @app_commands.describe(card="The card, like 10h, TH, 10♥ or QS")
     async def play(self, interaction: discord.Interaction,
                    card: app_commands.Range[str, 1, 20]) -> None:
-        tid = self._table(interaction).table_id
+        before = self._table(interaction)
+        tid = before.table_id
         await self._act(interaction, tid,
                         lambda: self.service.play(tid, interaction.user.id, card),
-                        done=_played(card))
+                        done=lambda after: _played(card, before, after))
 
     @play.autocomplete("card")
     async def _card_choices(self, interaction: discord.Interaction,
@@ -424,7 +425,6 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                            hook="Default hook rule", turn_timeout="Default seconds per turn",
                            computers="Whether tables may seat computer players")
     @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES)
-    @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(self, interaction: discord.Interaction, preset: str | None = None,
                        scoring: str | None = None, hook: bool | None = None,
@@ -458,11 +458,12 @@ def _left(view: TableView) -> str:
             else "You left the game; a computer plays your seat.")
 
 
-def _played(text: str) -> str:
-    try:
-        return f"You played {Card.parse(text)}."
-    except ValueError:
-        return "Card played."
+def _played(text: str, before: TableView, after: TableView) -> str:
+    """Name the card only while its hand is in play: once the next hand is dealt, the same
+    card may be in someone's new hand, and nothing shown may name such a card."""
+    if after.hand_number != before.hand_number:
+        return f"You played the last card of hand {before.hand_number}."
+    return f"You played {Card.parse(text)}."
 
 
 async def setup(bot: commands.Bot) -> None:

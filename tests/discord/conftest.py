@@ -11,6 +11,7 @@ import bot.service
 from bot import Settings, create_bot
 from bot.clock import ManualClock
 from tests.discord.harness import Harness, register_idle
+from tests.discord.limits import check_message
 
 register_idle(ManualClock.sleep_until)  # a turn timer waiting on the manual clock is not work
 
@@ -63,3 +64,5 @@ async def h(boot: Boot) -> AsyncIterator[Harness]:
     errors = [r.getMessage() + (repr(r.exc_info[1]) if r.exc_info else "")
               for r in h.fake.errors]
     assert not errors, errors
+    too_big = [(c.path, check_message(c.body)) for c in h.fake.log if check_message(c.body)]
+    assert not too_big, too_big

@@ -477,14 +477,13 @@ class Harness:
         return {"id": str(snowflake()), "name": node.name, "type": 1, "options": options}
 
     def _check_permissions(self, cmd: app_commands.Command[Any, ..., Any], user: Member) -> None:
-        """Discord hides commands whose default_member_permissions the member lacks."""
-        node: Any = cmd
-        while node is not None:
-            need = getattr(node, "default_permissions", None)
-            perms = user.permissions
-            if need is not None and not perms >= need and not perms.administrator:
-                raise PermissionError(f"Discord hides /{cmd.qualified_name} from {user.name}")
-            node = node.parent
+        """Discord hides a command whose default_member_permissions the member lacks; only the
+        top-level command carries them (discord.py does not sync a subcommand's)."""
+        root: Any = cmd.root_parent or cmd
+        need = root.default_permissions
+        perms = user.permissions
+        if need is not None and not perms >= need and not perms.administrator:
+            raise PermissionError(f"Discord hides /{root.name} from {user.name}")
 
     def slash(self, qualified: str, user: Member, *, channel: int | None = None,
               **opts: Any) -> dict[str, Any]:
@@ -565,6 +564,14 @@ class Harness:
         """Feed one gateway event to the real parser, let everything it started finish."""
         wh_async.async_context.set(self.adapter)  # fixture contexts may not reach the test
         self.state.parsers[event](payload)
+        await drain()
+        return self.fake.take()
+
+    async def dispatch_many(self, payloads: list[dict[str, Any]]) -> list[Call]:
+        """Several interactions arriving together (a double click): parse all, then drain."""
+        wh_async.async_context.set(self.adapter)
+        for p in payloads:
+            self.state.parsers["INTERACTION_CREATE"](p)
         await drain()
         return self.fake.take()
 

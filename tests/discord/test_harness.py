@@ -93,12 +93,19 @@ class Toy(commands.Cog):
         self.tasks = [asyncio.create_task(work()), asyncio.create_task(timer())]
 
 
+@app_commands.command(name="secret", description="Managers only")
+@app_commands.default_permissions(manage_guild=True)
+async def secret(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("shh", ephemeral=True)
+
+
 class ToyBot(commands.Bot):
     def __init__(self) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
 
     async def setup_hook(self) -> None:
         await self.add_cog(Toy())
+        self.tree.add_command(secret)
         self.add_dynamic_items(Counter)
 
 
@@ -128,11 +135,12 @@ async def test_builder_validates_like_discord(h: Harness) -> None:
         h.slash("toy roll", alice)
     with pytest.raises(ValueError, match="integer"):
         h.slash("toy roll", alice, sides="six")
-    with pytest.raises(PermissionError):
-        h.slash("toy admin", alice)
     boss = h.member("boss", admin=True)
-    calls = await h.send(h.slash("toy admin", boss))
-    assert calls[0].body["content"] == "ok" and calls[0].audience is PUBLIC
+    calls = await h.send(h.slash("toy admin", boss))  # a subcommand's default permissions
+    assert calls[0].body["content"] == "ok" and calls[0].audience is PUBLIC  # are not synced
+    with pytest.raises(PermissionError):
+        h.slash("secret", alice)  # a top-level command's are: Discord hides it
+    await h.send(h.slash("secret", boss))
 
 
 async def test_autocomplete_answers_the_typing_user(h: Harness) -> None:

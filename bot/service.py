@@ -489,18 +489,20 @@ class TableService:
     async def wait_idle(self) -> None:
         """Wait until no computer move or bookkeeping save is pending (tests, the terminal).
 
-        Turn timers are not waited for: they wait on the clock.
+        Tasks waiting on the clock (turn timers, the computers' pacing delay) count as idle;
+        once the clock wakes them, their work is waited for.
         """
         while True:
             tables = list(self._tables.values())
             busy = [
                 task
                 for t in tables
-                for task in (t.runner, t.flusher)
+                for task in (None if t.runner_waiting else t.runner, t.flusher)
                 if task is not None and not task.done()
             ]
             if busy:
-                await asyncio.gather(*busy, return_exceptions=True)
+                # Re-check often: a busy task may go to sleep on the clock (then it is idle).
+                await asyncio.wait(busy, timeout=0.01, return_when=asyncio.FIRST_COMPLETED)
             elif any(t.timer_busy for t in tables):
                 await asyncio.sleep(0.001)  # a timer is handling its moment: let it finish
             else:
@@ -875,7 +877,14 @@ class TableService:
         """After the pacing delay, play computer moves until a person is awaited or the hand
         ends, committing each, then publish them as one batch."""
         try:
-            await self.clock.sleep(self.config.computer_delay)
+            if self.config.computer_delay > 0:
+                t.runner_waiting = True
+                try:
+                    await self.clock.sleep(self.config.computer_delay)
+                finally:
+                    t.runner_waiting = False
+            else:
+                await asyncio.sleep(0)
             async with t.lock:
                 game = t.game
                 if not t.status.active or game is None:

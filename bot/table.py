@@ -62,6 +62,8 @@ class LiveTable:
     """(hand, phase) the deadline was set in: simultaneous steps keep one deadline."""
     timer_deadline: datetime | None = None
     """The deadline the running timer task waits for."""
+    runner_waiting: bool = False
+    """The computer task is sleeping its pacing delay (idle until the clock wakes it)."""
     timer_busy: bool = False
     """The timer task is past its sleep, handling a warning or a timeout."""
     warned: bool = False

@@ -29,11 +29,13 @@ def create_player(
     seed: int = 0,
     think_time: float | None = None,
     iterations: int | None = None,
+    **options: int,
 ) -> Player:
     """A computer player of `level` ("random", "easy", "medium" or "hard").
 
     `think_time` and `iterations` bound the hard player's search per decision (seconds, sampled
     deals); with neither, it thinks for DEFAULT_THINK_TIME seconds. Other levels ignore both.
+    `options` tune the hard player's search (see HardPlayer); other levels take none.
     """
     key = level.strip().lower()
     if key == "random":
@@ -43,7 +45,7 @@ def create_player(
     if key == "medium":
         return MediumPlayer(seed)
     if key == "hard":
-        return HardPlayer(seed, think_time=think_time, iterations=iterations)
+        return HardPlayer(seed, think_time=think_time, iterations=iterations, **options)
     raise ValueError(f"There is no computer level {level!r}: choose one of {', '.join(LEVELS)}.")
 
 

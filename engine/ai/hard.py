@@ -1,11 +1,17 @@
-"""The hard player: determinized search over the hidden cards.
+"""The hard player: determinized search over the hidden cards, with a model of the opponents.
 
 For a card: sample deals of the unseen cards consistent with everything seen (cards played, the
-trump card, voids shown by failures to follow or to trump), weight each by how well it explains
-the bids already made, play every candidate card in it and finish the hand with the fast policy
-for every seat; play the card with the best weighted mean score. For a bid: the same deals, the
-hand simulated once per candidate bid (later seats bid what the estimate says, the dealer around
-the hook), and the bid with the best expected score wins.
+trump card, voids shown by failures to follow or to trump). Each opponent is given a kind
+(plays like `medium`, like `easy`, or some other way) and the deal is weighted by how well it and
+the kinds explain the bids made and every card each opponent has played so far (each kind's
+policy is replayed on the sampled hand). In each weighted deal every candidate card is played and
+the hand is finished by simulation: opponents follow their sampled kind's policy, and my own
+later moves are searched with every card visible once few remain (a best response to the
+opponents' policies). The card with the best weighted mean score is played.
+
+For a bid: the same deals (the own hand is sampled too when the hand is blind), later seats bid
+as their kind would (the dealer around the hook), and the hand is simulated once per candidate
+bid; the bid with the best expected score wins.
 
 The budget is a wall-clock time (default 0.5 s), an iteration count (deals), or both; with only an
 iteration count the player is fully deterministic given its seed.
@@ -14,39 +20,67 @@ iteration count the player is fully deterministic given its seed.
 from __future__ import annotations
 
 import math
+import random
 import time
 
-from engine.ai.bits import SUIT_MASKS, mask_of
+from engine.ai.bits import FULL, legal_mask, mask_of, trick_winner
 from engine.ai.knowledge import Knowledge, read_view
-from engine.ai.players import MediumPlayer, _turned
-from engine.ai.policy import TAKE_WHEN_BUST, TrickEstimator, nearest_bid
+from engine.ai.players import MediumPlayer
+from engine.ai.policy import (
+    TAKE_WHEN_BUST,
+    TrickEstimator,
+    choose_card,
+    easy_card,
+    easy_count,
+    nearest_bid,
+)
 from engine.ai.sample import Sampler
-from engine.ai.sim import rollout
+from engine.ai.sim import EASY, MEDIUM, SimState, best_response, distinct_moves, rollout
 from engine.cards import STANDARD_DECK, Card
 from engine.game import Phase, PlayerView
 from engine.scoring import hand_points
 
 DEFAULT_THINK_TIME = 0.5
 MAX_DEALS = 5000
-BID_SIGMA = 1.0
-DEALER_SIGMA = 1.6
-FLOOR = 0.03
+
+# Opponent kinds: medium-like, easy-like, other (modelled as medium in the rollouts).
+OTHER = 2
+KIND_PRIOR = (0.4, 0.4, 0.2)
+PLAY_MISS = 0.1
+"""Chance a player of a kind plays some other card than its policy's."""
+BID_SIGMA = (0.7, 0.5, 1.2)
+DEALER_WIDEN = 1.6
+FLOOR = 0.02
 
 
 class HardPlayer(MediumPlayer):
+    """Determinized search. `branch_at`: search my own moves exactly once I hold that many cards
+    or fewer (0: play them by the policy); `bid_branch_at` the same inside bid simulations;
+    `model` 0 turns the opponent model off (everyone is simulated as medium, bids weigh deals);
+    `pool`: deals drawn per deal searched (the searched one is drawn from them by weight)."""
+
     level = "hard"
 
     def __init__(
-        self, seed: int = 0, think_time: float | None = None, iterations: int | None = None
+        self,
+        seed: int = 0,
+        think_time: float | None = None,
+        iterations: int | None = None,
+        branch_at: int = 3,
+        bid_branch_at: int = 0,
+        model: int = 1,
+        pool: int = 4,
     ) -> None:
         super().__init__(seed)
         if think_time is None and iterations is None:
             think_time = DEFAULT_THINK_TIME
         self.think_time = think_time
         self.iterations = iterations
+        self.branch_at = branch_at
+        self.bid_branch_at = bid_branch_at
+        self.model = model
+        self.pool = max(1, pool)
         self.last_deals = 0
-
-    # ----- budget -----
 
     def _budget(self) -> tuple[float, int]:
         deadline = math.inf
@@ -55,22 +89,40 @@ class HardPlayer(MediumPlayer):
         limit = self.iterations if self.iterations is not None else MAX_DEALS
         return deadline, limit
 
-    # ----- bid weighting -----
-
-    def _weigher(self, view: PlayerView, k: Knowledge) -> _BidWeights | None:
-        if view.blind:
-            return None  # blind bids say nothing about the hands
-        seats = [s for s in range(k.players) if s != k.seat and k.bids[s] >= 0]
-        if not seats:
-            return None
-        return _BidWeights(view, k, seats)
+    def _draw(
+        self, sampler: Sampler, model: OpponentModel
+    ) -> tuple[float, list[int], list[int], list[int]]:
+        """A weighted deal: `pool` deals are drawn and one is kept in proportion to its weight;
+        it carries the pool's mean weight. Returns (weight, hands, out-of-play cards, kinds)."""
+        rng = self.rng
+        if self.pool == 1 or not model.informative:
+            hands, stock = sampler.sample(rng)
+            weight, kinds = model.weigh(hands, rng)
+            return weight, hands, stock, kinds
+        drawn: list[tuple[float, list[int], list[int], list[int]]] = []
+        total = 0.0
+        for _ in range(self.pool):
+            hands, stock = sampler.sample(rng)
+            weight, kinds = model.weigh(hands, rng)
+            total += weight
+            drawn.append((weight, hands, stock, kinds))
+        if total <= 0.0:
+            return 0.0, drawn[0][1], drawn[0][2], drawn[0][3]
+        pick = rng.random() * total
+        chosen = drawn[-1]
+        for entry in drawn:
+            if pick < entry[0]:
+                chosen = entry
+                break
+            pick -= entry[0]
+        return total / self.pool, chosen[1], chosen[2], chosen[3]
 
     # ----- card play -----
 
     def _card(self, view: PlayerView) -> Card:
         k = read_view(view)
         legal = mask_of(view.legal_cards)
-        candidates = _distinct_moves(legal, k.unseen | _known_others(k))
+        candidates = distinct_moves(legal, k.unseen | _known_others(k))
         if len(candidates) == 1:
             return STANDARD_DECK[candidates[0]]
         me = k.seat
@@ -80,25 +132,38 @@ class HardPlayer(MediumPlayer):
             hand_points(rules, bid, t, k.tricks_in_hand, view.blind)
             for t in range(k.tricks_in_hand + 2)
         ]
+        ceiling = max(table)
         sampler = Sampler(k)
-        weigher = self._weigher(view, k)
+        model = OpponentModel(view, k, self.model > 0)
         bust_take = TAKE_WHEN_BUST.get(rules.scoring, False)
         bids = [b if b >= 0 else 0 for b in k.bids]
         totals = [0.0] * len(candidates)
+        branch_at = self.branch_at
         deadline, limit = self._budget()
-        rng = self.rng
         deals = 0
         players = k.players
         while deals < limit and (deals < 2 or time.perf_counter() < deadline):
-            hands, _stock = sampler.sample(rng)
-            weight = weigher.weight(hands) if weigher is not None else 1.0
-            for i, card in enumerate(candidates):
-                won = rollout(
-                    hands, players, k.trump, k.must_trump, k.after_broken, k.broken,
-                    k.leader, k.trick, bids, k.won, k.tricks_left, bust_take, forced=card,
-                )
-                totals[i] += weight * table[won[me]]
+            weight, hands, _stock, kinds = self._draw(sampler, model)
             deals += 1
+            if weight <= 0.0:
+                continue
+            if branch_at > 0:
+                root = SimState(
+                    hands, players, k.trump, k.must_trump, k.after_broken, k.broken,
+                    k.leader, k.trick, bids, k.won, k.tricks_left, bust_take, kinds,
+                )
+                for i, card in enumerate(candidates):
+                    state = root.copy()
+                    state.play(card)
+                    totals[i] += weight * best_response(state, me, table, branch_at, ceiling)
+            else:
+                for i, card in enumerate(candidates):
+                    won = rollout(
+                        hands, players, k.trump, k.must_trump, k.after_broken, k.broken,
+                        k.leader, k.trick, bids, k.won, k.tricks_left, bust_take,
+                        forced=card, kinds=kinds,
+                    )
+                    totals[i] += weight * table[won[me]]
         self.last_deals = deals
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return STANDARD_DECK[candidates[best]]
@@ -120,65 +185,79 @@ class HardPlayer(MediumPlayer):
         later = [s for s in order if s != me and k.bids[s] < 0]
         estimator = TrickEstimator(players, tricks, k.trump, k.turned)
         sample_own = k.blind
-        if not sample_own:
+        if not sample_own and tricks >= 8:
             guess = estimator.estimate(k.hand)
-            if tricks >= 8:
-                legal = [b for b in legal if abs(b - guess) <= 3.5] or legal
+            legal = [b for b in legal if abs(b - guess) <= 3.5] or legal
         hook = rules.hook and not simultaneous
         extra_possible = (
             rules.extra_card and me == dealer and not simultaneous and k.out_count >= players
         )
         sampler = Sampler(k, sample_own=sample_own)
-        weigher = self._weigher(view, k)
+        model = OpponentModel(view, k, self.model > 0)
         bust_take = TAKE_WHEN_BUST.get(rules.scoring, False)
-        tables = {
-            b: [hand_points(rules, b, t, tricks + 1, view.blind) for t in range(tricks + 2)]
+        extra_tables = {
+            b: [hand_points(rules, b, t, tricks + 1, view.blind) for t in range(tricks + 3)]
             for b in legal
         }
-        exact_tables = {
+        tables = {
             b: [hand_points(rules, b, t, tricks, view.blind) for t in range(tricks + 2)]
             for b in legal
         }
         totals = dict.fromkeys(legal, 0.0)
+        bid_branch_at = self.bid_branch_at
         deadline, limit = self._budget()
-        rng = self.rng
         deals = 0
         leader = (dealer + 1) % players
         zeros = [0] * players
+        trump = k.trump
         while deals < limit and (deals < 2 or time.perf_counter() < deadline):
-            hands, stock = sampler.sample(rng)
-            weight = weigher.weight(hands) if weigher is not None else 1.0
+            weight, hands, stock, kinds = self._draw(sampler, model)
+            deals += 1
+            if weight <= 0.0:
+                continue
             base = [b if b >= 0 else 0 for b in k.bids]
+            wants: dict[int, float] = {}
             for s in later:
+                if kinds[s] == EASY:
+                    wants[s] = float(easy_count(hands[s], trump))
+                else:
+                    wants[s] = estimator.estimate(hands[s])
                 if s != dealer:
-                    base[s] = round(estimator.estimate(hands[s]))
+                    base[s] = round(wants[s])
             for b in legal:
                 bids = base[:]
                 bids[me] = b
                 if dealer in later:
-                    want = estimator.estimate(hands[dealer])
                     options = list(range(tricks + 1))
                     if hook:
                         forbidden = tricks - sum(bids[s] for s in range(players) if s != dealer)
-                        if forbidden in options and len(options) > 1:
+                        if forbidden in options:
                             options.remove(forbidden)
-                    bids[dealer] = nearest_bid(want, options)
+                    bids[dealer] = nearest_bid(wants[dealer], options)
                 if extra_possible and sum(bids) == tricks and len(stock) >= players:
                     dealt = hands[:]
                     for i, s in enumerate(order):
                         dealt[s] |= 1 << stock[i]
                     won = rollout(
                         dealt, players, k.trump, k.must_trump, k.after_broken, False,
-                        leader, [], bids, zeros, tricks + 1, bust_take,
+                        leader, [], bids, zeros, tricks + 1, bust_take, kinds=kinds,
                     )
-                    totals[b] += weight * tables[b][won[me]]
+                    totals[b] += weight * extra_tables[b][won[me]]
+                elif bid_branch_at > 0:
+                    state = SimState(
+                        hands, players, k.trump, k.must_trump, k.after_broken, False,
+                        leader, [], bids, zeros, tricks, bust_take, kinds,
+                    )
+                    table = tables[b]
+                    totals[b] += weight * best_response(
+                        state, me, table, bid_branch_at, max(table)
+                    )
                 else:
                     won = rollout(
                         hands, players, k.trump, k.must_trump, k.after_broken, False,
-                        leader, [], bids, zeros, tricks, bust_take,
+                        leader, [], bids, zeros, tricks, bust_take, kinds=kinds,
                     )
-                    totals[b] += weight * exact_tables[b][won[me]]
-            deals += 1
+                    totals[b] += weight * tables[b][won[me]]
         self.last_deals = deals
         return max(legal, key=lambda b: (totals[b], -abs(b - tricks / players)))
 
@@ -191,48 +270,132 @@ def _known_others(k: Knowledge) -> int:
     return out
 
 
-def _distinct_moves(legal: int, elsewhere: int) -> list[int]:
-    """One card per run of equivalent cards (same suit, no card that is still elsewhere between)."""
-    out: list[int] = []
-    for suit in range(4):
-        cards = legal & SUIT_MASKS[suit]
-        previous = -1
-        while cards:
-            card = (cards & -cards).bit_length() - 1
-            cards ^= 1 << card
-            if previous >= 0:
-                between = elsewhere & ((1 << card) - 1) & ~((2 << previous) - 1)
-                if not between:
-                    previous = card
-                    continue
-            out.append(card)
-            previous = card
-    return out
+class OpponentModel:
+    """Per sampled deal: how likely it is given the bids and plays seen, and each opponent's kind.
 
+    For every opponent and kind (medium-like, easy-like, other) the likelihood is the bid's under
+    that kind's bidding (a narrow bell around its trick count) times, for every card the opponent
+    has played this hand, the chance that kind plays it from the sampled hand (its policy's card:
+    1 - PLAY_MISS; any other: PLAY_MISS shared; the other kind: uniform over the legal cards).
+    """
 
-class _BidWeights:
-    """How well a sampled deal explains the bids already made (a Gaussian around the estimate)."""
-
-    __slots__ = ("bids", "estimator", "played", "seats", "sigmas")
-
-    def __init__(self, view: PlayerView, k: Knowledge, seats: list[int]) -> None:
-        self.seats = seats
-        self.bids = [k.bids[s] for s in seats]
-        self.played = [k.played_by[s] for s in seats]
+    def __init__(self, view: PlayerView, k: Knowledge, enabled: bool) -> None:
+        players = k.players
+        self.enabled = enabled
+        self.players = players
+        self.opponents = [s for s in range(players) if s != k.seat]
+        self.trump = k.trump
+        self.turned = k.turned
+        self.must_trump = k.must_trump
+        self.after_broken = k.after_broken
+        self.bust_take = TAKE_WHEN_BUST.get(view.rules.scoring, False)
+        self.played_by = k.played_by
+        bids_seen = not view.blind
+        self.bids = {s: k.bids[s] for s in self.opponents if bids_seen and k.bids[s] >= 0}
         size = view.tricks_in_hand
         if view.phase is Phase.PLAYING and view.rules.extra_card and view.hand_size > size:
             size = view.hand_size
-        trump = -1 if view.trump_suit is None else int(view.trump_suit)
-        self.estimator = TrickEstimator(view.players, size, trump, _turned(view))
+        self.estimator = TrickEstimator(players, size, k.trump, k.turned)
         hook = view.rules.hook and view.rules.bidding == "sequential"
-        self.sigmas = [
-            2 * (DEALER_SIGMA if hook and s == view.dealer else BID_SIGMA) ** 2 for s in seats
-        ]
+        self.widen = {
+            s: (DEALER_WIDEN if hook and s == view.dealer else 1.0) for s in self.opponents
+        }
+        # Every opponent play: (card, led suit, best card before, last?, need, tricks left,
+        # trumps broken, every card played before it).
+        self.events: dict[int, list[tuple[int, int, int, bool, int, int, bool, int]]] = {
+            s: [] for s in self.opponents
+        }
+        tricks = list(view.tricks_played)
+        if view.current_trick:
+            tricks.append(view.current_trick)
+        won = [0] * players
+        broken = False
+        played = 0
+        trump = k.trump
+        for number, trick in enumerate(tricks):
+            best = -1
+            led = -1
+            left = view.tricks_in_hand - number
+            for position, (seat, card) in enumerate(trick):
+                index = card.index
+                if seat != k.seat:
+                    need = (k.bids[seat] if k.bids[seat] >= 0 else 0) - won[seat]
+                    self.events[seat].append(
+                        (index, led, best, position == players - 1, need, left, broken, played)
+                    )
+                if best < 0:
+                    best, led = index, index // 13
+                elif index // 13 == best // 13:
+                    if index > best:
+                        best = index
+                elif index // 13 == trump:
+                    best = index
+                played |= 1 << index
+            if len(trick) == players:
+                cards = [card.index for _, card in trick]
+                won[trick_winner(cards, trick[0][0], players, trump)] += 1
+                if trump >= 0 and best // 13 == trump:
+                    broken = True
+        self.active = enabled and (bool(self.bids) or any(self.events.values()))
+        self.informative = bool(self.bids) or (self.active and any(self.events.values()))
 
-    def weight(self, hands: list[int]) -> float:
+    def weigh(self, hands: list[int], rng: random.Random) -> tuple[float, list[int]]:
+        """(weight of this deal, a kind per seat drawn from its posterior)."""
+        kinds = [MEDIUM] * self.players
+        if not self.active:
+            return self._bid_weight_only(hands), kinds
+        weight = 1.0
+        for seat in self.opponents:
+            likely = self._likelihoods(seat, hands[seat] | self.played_by[seat])
+            total = likely[0] + likely[1] + likely[2]
+            if total <= 0.0:
+                return 0.0, kinds
+            weight *= total
+            pick = rng.random() * total
+            kinds[seat] = EASY if likely[0] <= pick < likely[0] + likely[1] else MEDIUM
+        return weight, kinds
+
+    def _bid_weight_only(self, hands: list[int]) -> float:
         weight = 1.0
         estimate = self.estimator.estimate
-        for i, seat in enumerate(self.seats):
-            diff = self.bids[i] - estimate(hands[seat] | self.played[i])
-            weight *= FLOOR + math.exp(-diff * diff / self.sigmas[i])
+        for seat, bid in self.bids.items():
+            diff = bid - estimate(hands[seat] | self.played_by[seat])
+            sigma = 1.0 * self.widen[seat]
+            weight *= FLOOR + math.exp(-diff * diff / (2 * sigma * sigma))
         return weight
+
+    def _likelihoods(self, seat: int, hand: int) -> tuple[float, float, float]:
+        medium, easy, other = KIND_PRIOR
+        bid = self.bids.get(seat)
+        if bid is not None:
+            widen = self.widen[seat]
+            estimate = self.estimator.estimate(hand)
+            counted = easy_count(hand, self.trump)
+            for i, center in enumerate((estimate, float(counted), estimate)):
+                sigma = BID_SIGMA[i] * widen
+                diff = bid - center
+                factor = FLOOR + math.exp(-diff * diff / (2 * sigma * sigma))
+                if i == 0:
+                    medium *= factor
+                elif i == 1:
+                    easy *= factor
+                else:
+                    other *= factor
+        trump = self.trump
+        turned = self.turned
+        bust_take = self.bust_take
+        for card, led, best, last, need, left, broken, played in self.events[seat]:
+            legal = legal_mask(hand, led, trump, self.must_trump, self.after_broken, broken)
+            options = legal.bit_count()
+            if options > 1:
+                miss = PLAY_MISS / (options - 1)
+                others = FULL & ~hand & ~played & ~turned
+                take = need > 0 or (need < 0 and bust_take)
+                medium_card = choose_card(
+                    legal, hand, best, trump, others, need, left, last, take
+                )
+                medium *= (1 - PLAY_MISS) if medium_card == card else miss
+                easy *= (1 - PLAY_MISS) if easy_card(legal, best, trump, need) == card else miss
+                other /= options
+            hand &= ~(1 << card)
+        return medium, easy, other

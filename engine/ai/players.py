@@ -9,9 +9,17 @@ from __future__ import annotations
 
 import random
 
-from engine.ai.bits import SUIT_MASKS, highest, lowest, mask_of, winners_mask
+from engine.ai.bits import SUIT_MASKS, mask_of
 from engine.ai.knowledge import Knowledge, read_view
-from engine.ai.policy import TAKE_WHEN_BUST, TrickEstimator, choose_card, nearest_bid, wants_tricks
+from engine.ai.policy import (
+    TAKE_WHEN_BUST,
+    TrickEstimator,
+    choose_card,
+    easy_card,
+    easy_count,
+    nearest_bid,
+    wants_tricks,
+)
 from engine.cards import STANDARD_DECK, Card, Suit
 from engine.game import Phase, PlayerView
 
@@ -99,35 +107,15 @@ class EasyPlayer(Player):
     def _bid(self, view: PlayerView) -> int:
         if not view.hand:
             return nearest_bid(view.tricks_in_hand / view.players * 0.5, view.legal_bids)
-        trump = view.trump_suit
-        count = 0
-        trumps = 0
-        for card in view.hand:
-            if card.suit == trump:
-                trumps += 1
-                if card.rank >= 12:
-                    count += 1
-            elif card.rank == 14:
-                count += 1
-        count += max(0, trumps - 3)
-        return nearest_bid(count, view.legal_bids)
+        trump = -1 if view.trump_suit is None else int(view.trump_suit)
+        return nearest_bid(easy_count(mask_of(view.hand), trump), view.legal_bids)
 
     def _card(self, view: PlayerView) -> Card:
-        legal = mask_of(view.legal_cards)
         bid = view.bids[view.seat] or 0
         need = bid - view.tricks_won[view.seat]
         trump = -1 if view.trump_suit is None else int(view.trump_suit)
-        if not view.current_trick:
-            card = _by_rank(legal, high=need > 0)
-        else:
-            best = read_view(view).best
-            win = winners_mask(legal, best, trump)
-            if need > 0:
-                card = _by_rank(win, high=True) if win else _by_rank(legal, high=False)
-            else:
-                lose = legal & ~win
-                card = _by_rank(lose, high=True) if lose else _by_rank(legal, high=False)
-        return STANDARD_DECK[card]
+        best = read_view(view).best
+        return STANDARD_DECK[easy_card(mask_of(view.legal_cards), best, trump, need)]
 
     def _trump(self, view: PlayerView) -> Suit:
         counts = [0, 0, 0, 0]
@@ -137,18 +125,6 @@ class EasyPlayer(Player):
 
     def _discards(self, view: PlayerView, needed: int) -> list[Card]:
         return sorted(view.hand, key=lambda card: card.rank)[:needed]
-
-
-def _by_rank(mask: int, high: bool) -> int:
-    best = -1
-    for suit in range(4):
-        cards = mask & SUIT_MASKS[suit]
-        if not cards:
-            continue
-        card = highest(cards) if high else lowest(cards)
-        if best < 0 or (card % 13 > best % 13 if high else card % 13 < best % 13):
-            best = card
-    return best
 
 
 class MediumPlayer(Player):

@@ -187,6 +187,44 @@ def _lead(
     return best
 
 
+def by_rank(mask: int, high: bool) -> int:
+    """The highest (or lowest) ranked card of a non-empty set; ties go to the lower suit."""
+    best = -1
+    for suit in range(4):
+        cards = mask & SUIT_MASKS[suit]
+        if not cards:
+            continue
+        card = cards.bit_length() - 1 if high else (cards & -cards).bit_length() - 1
+        if best < 0 or (card % 13 > best % 13 if high else card % 13 < best % 13):
+            best = card
+    return best
+
+
+def easy_card(legal: int, best: int, trump: int, need: int) -> int:
+    """The easy player's card: high while it needs tricks, low once it has enough."""
+    if best < 0:
+        return by_rank(legal, high=need > 0)
+    win = winners_mask(legal, best, trump)
+    if need > 0:
+        return by_rank(win, high=True) if win else by_rank(legal, high=False)
+    lose = legal & ~win
+    return by_rank(lose, high=True) if lose else by_rank(legal, high=False)
+
+
+def easy_count(hand: int, trump: int) -> int:
+    """The easy player's bid: aces, trump honours (Q and up) and trumps beyond three."""
+    count = 0
+    trumps = 0
+    for suit in range(4):
+        cards = hand & SUIT_MASKS[suit]
+        if suit == trump:
+            trumps = cards.bit_count()
+            count += (cards >> (13 * suit + 10)).bit_count()  # Q, K, A
+        elif cards >> (13 * suit + 12) & 1:
+            count += 1
+    return count + max(0, trumps - 3)
+
+
 # ----- trick estimate (bidding) -----
 
 

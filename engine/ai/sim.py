@@ -9,7 +9,10 @@ trick winners).
 from __future__ import annotations
 
 from engine.ai.bits import SUIT_MASKS, legal_mask
-from engine.ai.policy import choose_card
+from engine.ai.policy import choose_card, easy_card
+
+MEDIUM = 0
+EASY = 1
 
 
 def rollout(
@@ -26,12 +29,14 @@ def rollout(
     left: int,
     bust_take: bool,
     forced: int = -1,
+    kinds: list[int] | None = None,
 ) -> list[int]:
     """Play the hand out; returns the tricks won per seat. Inputs are not changed.
 
     `trick` holds the cards already played to the trick in progress (from `leader`), `left` the
     tricks still to finish (the one in progress included). `forced`, when set, is the card the
-    next seat to act plays (the move being evaluated).
+    next seat to act plays (the move being evaluated). `kinds` gives each seat's policy:
+    MEDIUM (the default) or EASY.
     """
     hands = hands[:]
     won = won[:]
@@ -63,17 +68,20 @@ def rollout(
             else:
                 legal = legal_mask(hand, led, trump, must_trump, after_broken, broken)
                 need = bids[seat] - won[seat]
-                card = choose_card(
-                    legal,
-                    hand,
-                    best,
-                    trump,
-                    held & ~hand,
-                    need,
-                    left,
-                    pos == players - 1,
-                    need > 0 or (need < 0 and bust_take),
-                )
+                if kinds is not None and kinds[seat] == EASY:
+                    card = easy_card(legal, best, trump, need)
+                else:
+                        card = choose_card(
+                        legal,
+                        hand,
+                        best,
+                        trump,
+                        held & ~hand,
+                        need,
+                        left,
+                        pos == players - 1,
+                        need > 0 or (need < 0 and bust_take),
+                    )
             bit = 1 << card
             hands[seat] = hand ^ bit
             held ^= bit
@@ -94,3 +102,184 @@ def rollout(
         trick = []
         left -= 1
     return won
+
+
+class SimState:
+    """A hand in progress with every hand known, advanced one card at a time (for search)."""
+
+    __slots__ = (
+        "after_broken", "best", "best_pos", "bids", "broken", "bust_take", "hands", "held",
+        "kinds", "leader", "left", "must_trump", "players", "trick", "trump", "won",
+    )
+
+    kinds: list[int] | None
+    hands: list[int]
+    won: list[int]
+    trick: list[int]
+    bids: list[int]
+
+    def __init__(
+        self,
+        hands: list[int],
+        players: int,
+        trump: int,
+        must_trump: bool,
+        after_broken: bool,
+        broken: bool,
+        leader: int,
+        trick: list[int],
+        bids: list[int],
+        won: list[int],
+        left: int,
+        bust_take: bool,
+        kinds: list[int] | None = None,
+    ) -> None:
+        self.kinds = kinds
+        self.hands = hands[:]
+        self.players = players
+        self.trump = trump
+        self.must_trump = must_trump
+        self.after_broken = after_broken
+        self.broken = broken
+        self.leader = leader
+        self.trick = []
+        self.bids = bids
+        self.won = won[:]
+        self.left = left
+        self.bust_take = bust_take
+        self.best = -1
+        self.best_pos = 0
+        held = 0
+        for hand in hands:
+            held |= hand
+        self.held = held
+        for card in trick:
+            self._add(card)
+
+    def copy(self) -> SimState:
+        other = SimState.__new__(SimState)
+        other.kinds = self.kinds
+        other.hands = self.hands[:]
+        other.players = self.players
+        other.trump = self.trump
+        other.must_trump = self.must_trump
+        other.after_broken = self.after_broken
+        other.broken = self.broken
+        other.leader = self.leader
+        other.trick = self.trick[:]
+        other.bids = self.bids
+        other.won = self.won[:]
+        other.left = self.left
+        other.bust_take = self.bust_take
+        other.best = self.best
+        other.best_pos = self.best_pos
+        other.held = self.held
+        return other
+
+    def to_act(self) -> int:
+        return (self.leader + len(self.trick)) % self.players
+
+    def legal(self, seat: int) -> int:
+        led = self.trick[0] // 13 if self.trick else -1
+        return legal_mask(
+            self.hands[seat], led, self.trump, self.must_trump, self.after_broken, self.broken
+        )
+
+    def policy_card(self, seat: int) -> int:
+        hand = self.hands[seat]
+        need = self.bids[seat] - self.won[seat]
+        if self.kinds is not None and self.kinds[seat] == EASY:
+            return easy_card(self.legal(seat), self.best, self.trump, need)
+        return choose_card(
+            self.legal(seat),
+            hand,
+            self.best,
+            self.trump,
+            self.held & ~hand,
+            need,
+            self.left,
+            len(self.trick) == self.players - 1,
+            need > 0 or (need < 0 and self.bust_take),
+        )
+
+    def _add(self, card: int) -> None:
+        best = self.best
+        pos = len(self.trick)
+        if best < 0:
+            self.best, self.best_pos = card, pos
+        elif card // 13 == best // 13:
+            if card > best:
+                self.best, self.best_pos = card, pos
+        elif card // 13 == self.trump:
+            self.best, self.best_pos = card, pos
+        self.trick.append(card)
+
+    def play(self, card: int) -> None:
+        seat = self.to_act()
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        self.held ^= bit
+        self._add(card)
+        if len(self.trick) == self.players:
+            winner = (self.leader + self.best_pos) % self.players
+            self.won[winner] += 1
+            if self.trump >= 0 and self.best // 13 == self.trump:
+                self.broken = True
+            self.leader = winner
+            self.trick = []
+            self.best = -1
+            self.best_pos = 0
+            self.left -= 1
+
+
+def best_response(
+    state: SimState, me: int, table: list[int], branch_at: int, ceiling: int
+) -> int:
+    """My best score in this deal when the others play the policy and I see every card.
+
+    My moves are searched once I hold `branch_at` cards or fewer (before that I play the
+    policy too); the search stops as soon as a line reaches `ceiling` (the best score possible).
+    `state` is consumed.
+    """
+    while state.left > 0:
+        seat = state.to_act()
+        if seat == me and state.hands[me].bit_count() <= branch_at:
+            legal = state.legal(me)
+            if legal & (legal - 1):
+                moves = distinct_moves(legal, state.held & ~state.hands[me])
+                if len(moves) > 1:
+                    best = -(1 << 30)
+                    for card in moves:
+                        child = state.copy()
+                        child.play(card)
+                        value = best_response(child, me, table, branch_at, ceiling)
+                        if value > best:
+                            best = value
+                            if best >= ceiling:
+                                break
+                    return best
+                state.play(moves[0])
+            else:
+                state.play(legal.bit_length() - 1)
+        else:
+            state.play(state.policy_card(seat))
+    return table[state.won[me]]
+
+
+def distinct_moves(legal: int, elsewhere: int) -> list[int]:
+    """One card per run of equivalent cards (same suit, no card still elsewhere between them)."""
+    out: list[int] = []
+    for suit in range(4):
+        cards = legal & SUIT_MASKS[suit]
+        previous = -1
+        while cards:
+            card = (cards & -cards).bit_length() - 1
+            cards ^= 1 << card
+            if previous >= 0:
+                between = elsewhere & ((1 << card) - 1) & ~((2 << previous) - 1)
+                if not between:
+                    previous = card
+                    continue
+            out.append(card)
+            previous = card
+    return out

@@ -1,0 +1,155 @@
+"""A restart resumes every table where it stood: a new service on the same database file."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+
+from bot.clock import ManualClock
+from bot.events import GameOver, TimedOut
+from bot.models import TableOptions, TableStatus
+from bot.presenter import RecordingPresenter
+from bot.service import ServiceConfig, TableService
+from data import Store
+from tests.bot.conftest import ALICE, CHANNEL, GUILD, HOST
+from tests.bot.helpers import is_open, move, start_game
+
+CONFIG = ServiceConfig(default_turn_timeout=60, computer_delay=0)
+
+
+async def _restart(
+    old: TableService, old_store: Store, path: Path, clock: ManualClock
+) -> tuple[TableService, Store, RecordingPresenter]:
+    await old.close()
+    await old_store.close()
+    store = await Store.open(path)
+    presenter = RecordingPresenter()
+    service = TableService(store, presenter, config=CONFIG, clock=clock)
+    return service, store, presenter
+
+
+async def test_restart_mid_hand_resumes_where_it_stood(db_path: Path, clock: ManualClock) -> None:
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    view = await start_game(service, bots=2, max_cards=3, turn_timeout=60)
+    tid = view.table_id
+    for _ in range(3):
+        await move(service, tid, HOST)
+        await service.wait_idle()
+    before = service.table(tid)
+    hand = service.hand_view(tid, HOST)
+    assert before.state is not None and before.state.phase.value == "playing"
+
+    service, store, presenter = await _restart(service, store, db_path, clock)
+    try:
+        report = await service.resume_all()
+        assert report.resumed == [tid] and report.broken == []
+        after = service.table(tid)
+        assert after == before
+        assert service.hand_view(tid, HOST) == hand
+        assert presenter.published == []  # resuming says nothing by itself
+        while is_open(service, tid):
+            await move(service, tid, HOST)
+            await service.wait_idle()
+        assert isinstance(presenter.events(tid)[-1], GameOver)
+    finally:
+        await service.close()
+        await store.close()
+
+
+async def test_restart_resumes_pending_computer_moves(db_path: Path, clock: ManualClock) -> None:
+    store = await Store.open(db_path)
+    slow = ServiceConfig(default_turn_timeout=0, computer_delay=5)
+    service = TableService(store, RecordingPresenter(), config=slow, clock=clock)
+    view = await service.open_table(
+        GUILD, CHANNEL, HOST, "Host", TableOptions(bots=2, seed=4, max_cards=2)
+    )
+    await service.deal(view.table_id, HOST)
+    await service.wait_idle()
+    tid = view.table_id
+    state = service.table(tid).state
+    assert state is not None
+    if state.actor_seats == (0,):  # make the host move so computers are awaited
+        await move(service, tid, HOST)
+        await service.wait_idle()
+    state = service.table(tid).state
+    assert state is not None and 0 not in state.actor_seats  # the computers sleep their delay
+
+    service, store, presenter = await _restart(service, store, db_path, clock)
+    try:
+        await service.resume_all()
+        await service.wait_idle()
+        state = service.table(tid).state
+        assert state is not None and state.actor_seats == (0,)
+        assert presenter.events(tid)  # their moves were published after the restart
+    finally:
+        await service.close()
+        await store.close()
+
+
+async def test_timers_survive_a_restart(db_path: Path, clock: ManualClock) -> None:
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    view = await start_game(service, bots=2, turn_timeout=60)
+    tid = view.table_id
+    deadline = view.deadline
+    assert deadline == clock.now() + timedelta(seconds=60)
+    await clock.advance(40)  # past the warning
+    await service.wait_idle()
+
+    service, store, presenter = await _restart(service, store, db_path, clock)
+    try:
+        await service.resume_all()
+        resumed = service.table(tid)
+        assert resumed.deadline == deadline and resumed.warned
+        await clock.advance(20)
+        await service.wait_idle()
+        assert TimedOut(seat=0, timeouts_in_row=1) in presenter.events(tid)
+    finally:
+        await service.close()
+        await store.close()
+
+
+async def test_lobby_resumes_with_its_options(db_path: Path, clock: ManualClock) -> None:
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    options = TableOptions(preset="oh_pshaw", bots=1, bot_level="easy", turn_timeout=30)
+    tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
+    await service.join(tid, ALICE, "Alice")
+    service.set_dm_failed(tid, ALICE)
+    await service.wait_idle()
+
+    service, store, _presenter = await _restart(service, store, db_path, clock)
+    try:
+        await service.resume_all()
+        view = service.table_for_channel(CHANNEL)
+        assert view.status is TableStatus.LOBBY and view.options == options
+        assert [s.name for s in view.seats] == ["Host", "Bot 1", "Alice"]
+        assert view.seats[2].dm_failed
+        view = await service.deal(tid, HOST)
+        assert view.rules is not None and view.rules.name == "oh_pshaw"
+    finally:
+        await service.close()
+        await store.close()
+
+
+async def test_broken_table_is_reported_and_skipped(db_path: Path, clock: ManualClock) -> None:
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    good = await start_game(service, bots=2, channel=CHANNEL)
+    bad = await start_game(service, bots=2, channel=CHANNEL + 1)
+    record = await store.get_table(bad.table_id)
+    assert record is not None
+    await store.save_table(replace(record, snapshot_json='{"version": 1, "oops": true}'))
+
+    service, store, _presenter = await _restart(service, store, db_path, clock)
+    try:
+        report = await service.resume_all()
+        assert report.resumed == [good.table_id]
+        assert [table_id for table_id, _ in report.broken] == [bad.table_id]
+        assert service.find_table(CHANNEL + 1) is None
+        assert service.table(good.table_id).state == good.state
+    finally:
+        await service.close()
+        await store.close()

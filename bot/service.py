@@ -19,7 +19,7 @@ import logging
 import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -48,6 +48,7 @@ from bot.presenter import Presenter
 from bot.table import LiveSeat, LiveTable
 from data import Action, ChannelBusy, FinishedGame, Store, StoreError, TableRecord
 from data import Seat as StoredSeat
+from data import TableStatus as StoredStatus
 from engine import Card, Game, IllegalAction, Phase, PlayerView, Rules, Suit
 
 log = logging.getLogger(__name__)
@@ -458,6 +459,7 @@ class TableService:
                     async with t.lock:
                         events: list[Event] = []
                         await self._finish(t, events, None)
+                        self._disarm(t)
                         await self._publish(t, events)
                         self._forget_if_closed(t)
                     continue
@@ -549,7 +551,11 @@ class TableService:
             memento = t.memento()
             try:
                 action = act(t, events)
-                await self._commit(t, action)
+            except TableError:
+                t.restore(memento, game=False)  # refusals come before any change to the game
+                raise
+            try:
+                await self._commit(t, action, events, moved=moved)
             except BaseException:
                 t.restore(memento)
                 raise
@@ -579,10 +585,21 @@ class TableService:
 
         return await self._act(table_id, act, moved=True)
 
-    async def _commit(self, t: LiveTable, action: Action | None) -> None:
-        """Save the table and its action (and any waiting bookkeeping rows) in one transaction."""
-        if t.status is TableStatus.FINISHED:
-            raise AssertionError("finished tables are committed by _finish")
+    async def _commit(
+        self, t: LiveTable, action: Action | None, events: list[Event], *, moved: bool
+    ) -> None:
+        """Save the table and its action in one transaction, with the deadline of the turn
+        that follows; a game that just ended is recorded (results, ratings) in that same
+        transaction. Waiting bookkeeping rows go with it."""
+        game = t.game
+        if t.status is TableStatus.PLAYING and game is not None:
+            if game.phase is Phase.GAME_OVER:
+                await self._finish(t, events, action)
+                return
+            t.deadline_changed = self._update_deadline(t, moved=moved)
+        else:
+            t.deadline_changed = t.deadline is not None
+            t.deadline = None
         record = t.record(self.config.timeout_level)
         pending = t.pending_log
         if pending and action is None:
@@ -596,21 +613,14 @@ class TableService:
         t.saved_game_json = record.snapshot_json
 
     async def _settle(self, t: LiveTable, events: list[Event], *, moved: bool) -> None:
-        """After a commit: finish a game that ended, set the turn timer, wake the computers,
-        and say whose turn it is."""
+        """After a commit: (re)set the turn timer, wake the computers, say whose turn it is."""
         game = t.game
         if t.status is not TableStatus.PLAYING or game is None:
             self._disarm(t)
             return
-        if game.phase is Phase.GAME_OVER:
-            await self._finish(t, events, None)
-            return
-        changed = self._update_deadline(t, moved=moved)
-        if changed:
-            await self._commit(t, None)
         self._arm_timer(t)
         self._wake_computers(t)
-        if moved or changed:
+        if moved or t.deadline_changed:
             events.append(
                 TurnChanged(
                     seats=tuple(game.actor_seats()),
@@ -659,7 +669,6 @@ class TableService:
         """Record a finished game (result and ratings in one transaction) and announce it."""
         game = t.game
         assert game is not None and t.rules is not None
-        self._disarm(t)
         t.deadline = None
         record = t.record(self.config.timeout_level)
         people_seats = tuple(
@@ -678,10 +687,15 @@ class TableService:
                 for c in recorded.rating_changes
             )
         except StoreError:
+            # A result the store refuses must not keep the game open for ever: close it
+            # without a result (this raises, and so undoes the move, if even that fails).
             log.exception("could not record the finished game at table %s", t.id)
+            await self.store.save_table(replace(record, status=StoredStatus.FINISHED), action)
             changes = ()
         t.status = TableStatus.FINISHED
         t.version += 1
+        t.saved_game_json = record.snapshot_json
+        t.pending_log = []
         standings = tuple(
             sorted(
                 (
@@ -886,25 +900,28 @@ class TableService:
             else:
                 await asyncio.sleep(0)
             async with t.lock:
-                game = t.game
-                if not t.status.active or game is None:
+                if not t.status.active or t.game is None:
                     return
                 events: list[Event] = []
-                hand = game.hand_number
-                for _ in range(MAX_BATCH):
-                    if game.phase is Phase.GAME_OVER or game.hand_number != hand:
-                        break
-                    seat = next((a for a in game.actor_seats() if t.seats[a].machine_plays), None)
-                    if seat is None:
-                        break
-                    s = t.seats[seat]
-                    level = s.computer or self.config.timeout_level
-                    await self._machine_move(t, seat, level, "computer", events)
-                if not events:
-                    return
-                await self._settle(t, events, moved=True)
-                await self._publish(t, events)
-                self._forget_if_closed(t)
+                hand = t.game.hand_number
+                try:
+                    for _ in range(MAX_BATCH):
+                        game = t.game
+                        if game.phase is Phase.GAME_OVER or game.hand_number != hand:
+                            break
+                        seat = next(
+                            (a for a in game.actor_seats() if t.seats[a].machine_plays), None
+                        )
+                        if seat is None:
+                            break
+                        level = t.seats[seat].computer or self.config.timeout_level
+                        await self._machine_move(t, seat, level, "computer", events)
+                finally:
+                    # Even when a move failed, the ones before it are committed: tell them.
+                    if events:
+                        await self._settle(t, events, moved=True)
+                        await self._publish(t, events)
+                        self._forget_if_closed(t)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -940,11 +957,12 @@ class TableService:
                 move = computer.random_move(view, seed)
                 _apply(game, kind, seat, move)
             payload = {**_payload(kind, move, before), "by": why, "level": level}
-            await self._commit(t, Action(kind, seat=seat, payload=payload))
+            told = narrate(before, game, kind, seat, move)
+            await self._commit(t, Action(kind, seat=seat, payload=payload), told, moved=True)
         except BaseException:
             t.restore(memento)
             raise
-        events.extend(narrate(before, game, kind, seat, move))
+        events.extend(told)
 
     # ---- bookkeeping saves ---------------------------------------------------------------------
 
@@ -961,7 +979,7 @@ class TableService:
                     t.flusher = None
                 if not t.status.active:
                     return
-                await self._commit(t, None)
+                await self._commit(t, None, [], moved=False)
         except Exception:
             log.exception("could not save bookkeeping of table %s", t.id)
         finally:

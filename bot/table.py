@@ -67,6 +67,8 @@ class LiveTable:
     timer_busy: bool = False
     """The timer task is past its sleep, handling a warning or a timeout."""
     warned: bool = False
+    deadline_changed: bool = False
+    """The last commit set a new deadline (or cleared it)."""
     version: int = 0
     turn_timeout: int = 0
     saved_game_json: str | None = None
@@ -100,18 +102,25 @@ class LiveTable:
             self.rules,
             self.game is not None,
             self.deadline,
+            self.deadline_phase,
             self.warned,
         )
 
-    def restore(self, memento: tuple[object, ...]) -> None:
-        """Undo an action whose save failed (the game comes back from the last snapshot)."""
-        status, host, seats, rules, had_game, deadline, warned = memento
+    def restore(self, memento: tuple[object, ...], *, game: bool = True) -> None:
+        """Undo an action whose save failed; the game comes back from the last snapshot
+        (`game=False`: the action was refused before it touched the game)."""
+        status, host, seats, rules, had_game, deadline, deadline_phase, warned = memento
         self.status = status  # type: ignore[assignment]
         self.host_id = host  # type: ignore[assignment]
         self.seats = seats  # type: ignore[assignment]
         self.rules = rules  # type: ignore[assignment]
         self.deadline = deadline  # type: ignore[assignment]
+        self.deadline_phase = deadline_phase  # type: ignore[assignment]
         self.warned = warned  # type: ignore[assignment]
+        if not game:
+            if not had_game:
+                self.game = None
+            return
         if had_game and self.saved_game_json is not None:
             self.game = Game.from_json(self.saved_game_json)
         else:

@@ -16,6 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 import discord
 from discord.ext import commands
 
+from bot.clock import Clock
 from bot.presenter import NullPresenter
 from bot.service import ResumeReport, ServiceConfig, TableService
 from bot.settings import Settings
@@ -52,7 +53,13 @@ class OhHellBot(commands.Bot):
     `setup` and registers its DynamicItems with `bot.add_dynamic_items`.
     """
 
-    def __init__(self, settings: Settings, *, extensions: Sequence[str] = EXTENSIONS) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        extensions: Sequence[str] = EXTENSIONS,
+        clock: Clock | None = None,
+    ) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
         intents.members = False
@@ -65,6 +72,7 @@ class OhHellBot(commands.Bot):
         )
         self.settings = settings
         self.extensions_to_load: tuple[str, ...] = tuple(extensions)
+        self.clock = clock
         self._store: Store | None = None
         self._tables: TableService | None = None
         self._executor: Executor | None = None
@@ -95,6 +103,7 @@ class OhHellBot(commands.Bot):
             NullPresenter(),
             config=service_config(settings),
             executor=self._executor,
+            clock=self.clock,
         )
         for name in self.extensions_to_load:
             await self.load_extension(name)
@@ -132,9 +141,17 @@ class OhHellBot(commands.Bot):
             self._executor = None
 
 
-def create_bot(settings: Settings, *, extensions: Sequence[str] = EXTENSIONS) -> OhHellBot:
-    """The bot, configured but not connected (call `await bot.start(token)` or `bot.run`)."""
-    return OhHellBot(settings, extensions=extensions)
+def create_bot(
+    settings: Settings,
+    *,
+    extensions: Sequence[str] = EXTENSIONS,
+    clock: Clock | None = None,
+) -> OhHellBot:
+    """The bot, configured but not connected (call `await bot.start(token)` or `bot.run`).
+
+    `clock`: the table service's time source (tests pass a ManualClock).
+    """
+    return OhHellBot(settings, extensions=extensions, clock=clock)
 
 
 __all__ = ["EXTENSIONS", "OhHellBot", "computer_executor", "create_bot", "service_config"]

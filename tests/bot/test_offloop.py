@@ -57,3 +57,23 @@ async def test_loop_serves_other_tables_while_a_computer_thinks(store: Store) ->
     finally:
         release.set()
         await service.close()
+
+
+async def test_process_pool_decides(store: Store) -> None:
+    """The default decision function runs in a spawned worker process (what the bot uses)."""
+    from bot.client import computer_executor
+
+    executor = computer_executor(1)
+    assert executor is not None
+    config = ServiceConfig(default_turn_timeout=0, computer_delay=0)
+    service = TableService(store, RecordingPresenter(), config=config, executor=executor)
+    try:
+        options = TableOptions(bots=2, seed=9, max_cards=1, bot_level="easy")
+        tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
+        await service.deal(tid, HOST)
+        await service.wait_idle()
+        state = service.table(tid).state
+        assert state is not None and state.actor_seats == (0,)  # the computers moved
+    finally:
+        await service.close()
+        executor.shutdown(wait=True, cancel_futures=True)

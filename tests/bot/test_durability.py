@@ -1,0 +1,54 @@
+"""An action whose save fails is undone: the player gets the error, the game is as before."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.presenter import RecordingPresenter
+from bot.service import ServiceConfig, TableService
+from data import Store, StoreError
+from tests.bot.conftest import HOST
+from tests.bot.helpers import move, start_game
+
+
+class FailingStore:
+    """The real store, except that the next save_table raises."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self.fail_next = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def save_table(self, *args: Any, **kwargs: Any) -> Any:
+        if self.fail_next:
+            self.fail_next = False
+            raise StoreError("disk full")
+        return await self._store.save_table(*args, **kwargs)
+
+
+async def test_failed_save_undoes_the_move(store: Store) -> None:
+    failing = FailingStore(store)
+    presenter = RecordingPresenter()
+    config = ServiceConfig(default_turn_timeout=0, computer_delay=0)
+    service = TableService(failing, presenter, config=config)  # type: ignore[arg-type]
+    try:
+        view = await start_game(service, bots=2, max_cards=3)
+        tid = view.table_id
+        before = service.table(tid)
+        hand = service.hand_view(tid, HOST)
+        published = len(presenter.published)
+        failing.fail_next = True
+        with pytest.raises(StoreError):
+            await move(service, tid, HOST)
+        assert service.table(tid) == before
+        assert service.hand_view(tid, HOST) == hand
+        assert len(presenter.published) == published  # nothing was announced
+        await move(service, tid, HOST)  # and the same move works once the store does
+        await service.wait_idle()
+        assert service.table(tid).version > before.version
+    finally:
+        await service.close()

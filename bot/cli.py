@@ -11,12 +11,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import ValidationError
+
+from bot.computer import decide
+from bot.errors import TableError
+from bot.models import TableOptions, TableStatus
+from bot.service import ServiceConfig, TableService
+from bot.terminal import TerminalPresenter, player_prompt_lines, scoresheet_lines
+from data import Store, StoreError
+from engine import Card, Phase, PlayerView, Suit
 
 LOBBY_GUILD = 0
 TERMINAL_CHANNEL = 1
@@ -123,7 +132,7 @@ class Keyboard:
     async def line(self) -> str | None:
         if self.closed:
             return None
-        text = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        text: str = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         if text == "":
             self.closed = True
             return None
@@ -132,11 +141,6 @@ class Keyboard:
 
 async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = None) -> int:
     """Play one game in the terminal through the table service; 0 when it ends normally."""
-    from bot.models import TableOptions
-    from bot.service import ServiceConfig, TableService
-    from bot.terminal import TerminalPresenter
-    from data import Store, StoreError
-
     write = out or _print
     temp: tempfile.TemporaryDirectory[str] | None = None
     if args.database is None:
@@ -180,12 +184,13 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
                 view = await service.open_table(
                     LOBBY_GUILD, TERMINAL_CHANNEL, YOU, args.name, options
                 )
-                if view.status.value == "lobby":
+                if view.status is TableStatus.LOBBY:
                     view = await service.deal(view.table_id, YOU)
             except ValueError as err:
                 write(f"error: {err}")
-                if service.find_table(TERMINAL_CHANNEL) is not None:
-                    await service.end(view.table_id if view else 0, YOU)
+                opened = service.find_table(TERMINAL_CHANNEL)
+                if opened is not None:  # opened but could not deal: do not leave it behind
+                    await service.end(opened.table_id, YOU)
                 return 2
         write(HELP)
         return await _game_loop(service, view.table_id, write, auto=args.auto)
@@ -197,15 +202,9 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
 
 
 async def _game_loop(
-    service: object, table_id: int, write: Callable[[str], None], *, auto: bool
+    service: TableService, table_id: int, write: Callable[[str], None], *, auto: bool
 ) -> int:
-    from bot.computer import decide
-    from bot.errors import TableError
-    from bot.service import TableService
-    from bot.terminal import player_prompt_lines, scoresheet_lines
-    from engine import Phase
-
-    assert isinstance(service, TableService)
+    """Prompt for your moves until the game is over (the presenter prints everything else)."""
     keyboard = Keyboard()
     shown_for: tuple[int, int] | None = None
     while True:
@@ -229,7 +228,7 @@ async def _game_loop(
             for line in player_prompt_lines(view, me):
                 write(line)
             shown_for = key
-        prompt = _prompt(me.phase, me)
+        prompt = _prompt(me)
         text = None if auto else await _ask(keyboard, prompt, write)
         if text is None or text.lower() in ("a", "auto"):
             if text is None or text.lower() == "auto":
@@ -270,24 +269,20 @@ async def _game_loop(
             write(f"  {err}")
 
 
-def _prompt(phase: object, me: object) -> str:
-    from engine import Phase
-
-    if phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
-        legal = getattr(me, "legal_bids", ())
-        hook = getattr(me, "hook_bid", None)
+def _prompt(me: PlayerView) -> str:
+    if me.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
+        legal = me.legal_bids
+        hook = me.hook_bid
         note = f", not {hook}" if hook is not None and hook not in legal else ""
         return f"Your bid (0-{max(legal) if legal else 0}{note}): "
-    if phase is Phase.PLAYING:
+    if me.phase is Phase.PLAYING:
         return "Your card: "
-    if phase is Phase.TRUMP_CHOICE:
+    if me.phase is Phase.TRUMP_CHOICE:
         return "Name trump (C, D, H or S): "
-    return f"Discard {getattr(me, 'discards_needed', 0)} cards (e.g. 2C 3D): "
+    return f"Discard {me.discards_needed} cards (e.g. 2C 3D): "
 
 
 def _move_text(move: object) -> str:
-    from engine import Card, Suit
-
     if isinstance(move, Card):
         return str(move)
     if isinstance(move, Suit):
@@ -310,7 +305,12 @@ async def _ask(keyboard: Keyboard, prompt: str, write: Callable[[str], None]) ->
 
 
 def _print(line: str) -> None:
-    print(line, flush=True)
+    try:
+        print(line, flush=True)
+    except BrokenPipeError:
+        # The reader went away (`| head`): write the rest nowhere, as the Python docs advise.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 __all__ = ["build_parser", "main", "play", "run_bot"]

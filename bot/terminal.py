@@ -97,7 +97,8 @@ def player_prompt_lines(view: TableView, me: PlayerView) -> list[str]:
             if b is not None
         )
         lines.append(f"Bid/won: {won}.")
-        lines.append(f"Trick {sum(state.tricks_won) + 1}: {trick_text(view, state.current_trick)}")
+        trick = trick_text(view, state.current_trick) if state.current_trick else "you lead."
+        lines.append(f"Trick {sum(state.tricks_won) + 1}: {trick}")
     lines.append(f"Trump: {trump_text(state.trump_card, state.trump_suit)}.")
     lines.append(f"Your hand: {hand_text(me.hand, me.legal_cards)}")
     return lines
@@ -122,6 +123,19 @@ class TerminalPresenter:
         mine = self.me_user_id is not None and s.user_id == self.me_user_id
         you = " (you)" if mine and s.name.lower() != "you" else ""
         return f"{s.name}{you}"
+
+    def is_you(self, view: TableView, seat: int) -> bool:
+        """The seat is the person at the keyboard, named "You"."""
+        s = view.seats[seat]
+        return s.user_id == self.me_user_id and s.name.lower() == "you"
+
+    def verb(self, view: TableView, seat: int, third_person: str) -> str:
+        """ "plays" for others, "play" for "You"."""
+        return third_person[:-1] if self.is_you(view, seat) else third_person
+
+    def does(self, view: TableView, seat: int, third_person: str) -> str:
+        """ "Bot 1 plays" / "You play"."""
+        return f"{self.name(view, seat)} {self.verb(view, seat, third_person)}"
 
     def render(self, view: TableView, event: Event) -> list[str]:
         """The lines for one event."""
@@ -148,19 +162,19 @@ class TerminalPresenter:
                     f"{trump_text(event.trump_card, event.trump_suit)} ===",
                 ]
             case TrumpChosen(seat=seat, suit=suit):
-                return [f"{n(view, seat)} names trump: {trump_text(None, suit)}."]
+                return [f"{self.does(view, seat, 'names')} trump: {trump_text(None, suit)}."]
             case DiscardsMade(seat=seat, count=count):
-                return [f"{n(view, seat)} discards {count} cards."]
+                return [f"{n(view, seat)} {self.verb(view, seat, 'discards')} {count} cards."]
             case BidMade(seat=seat, bid=bid):
-                return [f"{n(view, seat)} bids {'(hidden)' if bid is None else bid}."]
+                return [f"{self.does(view, seat, 'bids')} {'(hidden)' if bid is None else bid}."]
             case BiddingDone(total=total, tricks=tricks, over_under=ou, bids=bids):
                 shown = ", ".join(f"{n(view, s)} {b}" for s, b in enumerate(bids))
                 trick_word = "trick" if tricks == 1 else "tricks"
                 return [f"Bids: {shown}. Total {total} for {tricks} {trick_word}: {ou}."]
             case CardPlayed(seat=seat, card=card):
-                return [f"{n(view, seat)} plays {card}."]
+                return [f"{n(view, seat)} {self.verb(view, seat, 'plays')} {card}."]
             case TrickWon(winner=winner, trick_number=number):
-                return [f"{n(view, winner)} wins trick {number}."]
+                return [f"{n(view, winner)} {self.verb(view, winner, 'wins')} trick {number}."]
             case HandScored(record=record):
                 return ["", *scoresheet_lines(view, record)]
             case GameOver(standings=standings, rating_changes=changes):
@@ -180,7 +194,7 @@ class TerminalPresenter:
             case SeatAutopiloted(seat=seat, on=on):
                 if on:
                     return [f"A computer plays for {n(view, seat)} until they act again."]
-                return [f"{n(view, seat)} is back."]
+                return [f"{n(view, seat)} {'are' if self.is_you(view, seat) else 'is'} back."]
             case TableCancelled(reason=reason):
                 return [f"The table is closed ({reason})."]
             case TurnChanged():

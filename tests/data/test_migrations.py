@@ -118,3 +118,9 @@ def test_shipped_migrations_are_numbered_without_gaps() -> None:
     found = migrations()
     assert [m.version for m in found] == list(range(1, len(found) + 1))
     assert all(split_statements(m.sql) for m in found)
+
+
+async def test_memory_database_is_refused() -> None:
+    with pytest.raises(ValueError, match="file path"):
+        await Store.open(":memory:")
+    assert not Path(":memory:").exists()

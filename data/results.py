@@ -78,32 +78,30 @@ class FinishedGame:
 
         seats are the table's seats (names, user ids, computer levels) in seat order. Winners
         are game.winners (placing 1, ties share); the others are placed by total, highest first.
+        A seat a computer plays at the end (a kicked human's included) counts as a computer
+        seat: it keeps its placing but gets no stats and no rating.
         """
         totals = list(game.scores)
         winners = set(game.winners)
-        results = []
-        for index, seat in enumerate(seats):
-            better = sum(
-                1
-                for other in range(len(totals))
-                if (other in winners and index not in winners)
-                or (
-                    (other in winners) == (index in winners)
-                    and index not in winners
-                    and totals[other] > totals[index]
-                )
+
+        def placing(seat: int) -> int:
+            if seat in winners:
+                return 1
+            ahead = (o for o in range(len(totals)) if o in winners or totals[o] > totals[seat])
+            return 1 + sum(1 for _ in ahead)
+
+        results = tuple(
+            SeatResult(
+                seat=index,
+                name=seat.name,
+                user_id=None if seat.is_computer else seat.user_id,
+                total=totals[index],
+                placing=placing(index),
+                winner=index in winners,
+                computer_level=seat.computer_level,
             )
-            results.append(
-                SeatResult(
-                    seat=index,
-                    name=seat.name,
-                    user_id=None if seat.is_computer else seat.user_id,
-                    total=totals[index],
-                    placing=1 + better,
-                    winner=index in winners,
-                    computer_level=seat.computer_level,
-                )
-            )
+            for index, seat in enumerate(seats)
+        )
         hands = tuple(
             HandResultRow(
                 hand_number=record.hand_number,
@@ -120,7 +118,7 @@ class FinishedGame:
             for record in game.scoresheet
         )
         return cls(
-            preset=rules.name, rules_json=rules.model_dump_json(), seats=tuple(results), hands=hands
+            preset=rules.name, rules_json=rules.model_dump_json(), seats=results, hands=hands
         )
 
     def check(self) -> None:

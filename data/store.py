@@ -2,9 +2,10 @@
 
 One write connection, used under an asyncio.Lock: every write is one IMMEDIATE transaction, so
 transactions from many tables queue up whole and never interleave. Reads go through a second,
-read-only connection (WAL lets it read while a write is in progress). A write, once started,
+read-only connection (WAL lets it read while a write is in progress). A write, once requested,
 runs to its end even if the awaiting task is cancelled, so a cancelled caller cannot leave a
-transaction half-done; when the call returns, the transaction is committed.
+transaction half-done (it just does not learn whether it landed, as after a crash); when the
+call returns, the transaction is committed.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import aiosqlite
 
 from data import results, settings, stats, tables
 from data.connection import DEFAULT_SYNCHRONOUS, Synchronous, open_reader, open_writer
-from data.errors import ChannelBusy
+from data.errors import ChannelBusy, StoreError
 from data.results import RATING_MODEL, FinishedGame, RatingChange
 from data.settings import GuildSettings
 from data.stats import DEFAULT_SORT, PlayerStats
@@ -74,6 +75,7 @@ class Store:
         self._clock = clock
         self._write_lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
+        self._closed = False
 
     # -- opening and closing -------------------------------------------------------------------
 
@@ -101,8 +103,11 @@ class Store:
         return cls(db_path, writer, reader, clock)
 
     async def close(self) -> None:
-        """Wait for the write in progress, then close both connections."""
-        async with self._write_lock:
+        """Wait for the writes and reads in progress, then close both connections (idempotent)."""
+        async with self._write_lock, self._read_lock:
+            if self._closed:
+                return
+            self._closed = True
             await self._reader.close()
             await self._writer.close()
 
@@ -131,6 +136,7 @@ class Store:
 
     async def _run_write(self, body: Callable[[aiosqlite.Connection, float], Awaitable[T]]) -> T:
         async with self._write_lock:
+            self._check_open()
             db = self._writer
             await db.execute("BEGIN IMMEDIATE")
             try:
@@ -142,10 +148,15 @@ class Store:
                 raise
             return value
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError("the store is closed")
+
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
         """A consistent snapshot on the read-only connection, for reads of several statements."""
         async with self._read_lock:
+            self._check_open()
             db = self._reader
             await db.execute("BEGIN")
             try:

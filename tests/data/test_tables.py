@@ -6,12 +6,14 @@ import asyncio
 import json
 import sqlite3
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from data import (
     Action,
     ChannelBusy,
+    GuildSettings,
     Seat,
     Store,
     StoreError,
@@ -276,3 +278,13 @@ async def test_a_cancelled_caller_cannot_leave_half_a_transaction(store: Store) 
     stored = await store.get_table(table.id)
     assert stored is not None
     assert stored.saves == len(await store.actions(table.id))
+
+
+async def test_a_closed_store_says_so(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    await store.close()
+    await store.close()
+    with pytest.raises(StoreError, match="closed"):
+        await store.get_table(1)
+    with pytest.raises(StoreError, match="closed"):
+        await store.save_settings(GuildSettings(1))

@@ -244,8 +244,33 @@ async def test_concurrent_writers_never_interleave(store: Store) -> None:
                 )
             await asyncio.sleep(0)
 
+    seen = 0
+    writers_done = asyncio.Event()
+
+    async def read_while_writing() -> None:
+        """A reader only ever sees whole transactions: saves and logged actions agree."""
+        nonlocal seen
+        while True:
+            finished = writers_done.is_set()
+            async with store._reading() as db:
+                rows = await db.execute_fetchall(
+                    "SELECT t.saves, (SELECT COUNT(*) FROM action_log a WHERE a.table_id = t.id)"
+                    " FROM game_tables t"
+                )
+            for saves, logged in rows:
+                assert saves == logged
+                seen += saves
+            if finished:
+                return
+            await asyncio.sleep(0)
+
+    async def write_all() -> None:
+        await asyncio.gather(*(play(t) for t in tables), sabotage(victim))
+        writers_done.set()
+
     victim = await new_table(store, channel_id=999)
-    await asyncio.gather(*(play(t) for t in tables), sabotage(victim))
+    await asyncio.gather(write_all(), read_while_writing(), read_while_writing())
+    assert seen >= len(tables) * rounds
 
     for table in tables:
         stored = await store.get_table(table.id)

@@ -98,7 +98,7 @@ class LiveTable:
         return (
             self.status,
             self.host_id,
-            copy.deepcopy(self.seats),
+            [copy.copy(seat) for seat in self.seats],  # seat fields are immutable values
             self.rules,
             self.game is not None,
             self.deadline,

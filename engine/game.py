@@ -14,8 +14,8 @@ import json
 import random
 import struct
 from dataclasses import dataclass
-from operator import attrgetter
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any
 
 from engine.cards import STANDARD_DECK, Card, Suit, sort_hand

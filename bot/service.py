@@ -597,6 +597,12 @@ class TableService:
                 await self._finish(t, events, action)
                 return
             t.deadline_changed = self._update_deadline(t, moved=moved)
+            if game.hand_number != t.dm_hand:
+                # A new hand gets new DM hand messages: the stored ids always belong to the
+                # stored hand (the DM channels stay).
+                for seat in t.seats:
+                    seat.dm_message_id = None
+                t.dm_hand = game.hand_number
         else:
             t.deadline_changed = t.deadline is not None
             t.deadline = None

@@ -67,6 +67,8 @@ class LiveTable:
     timer_busy: bool = False
     """The timer task is past its sleep, handling a warning or a timeout."""
     warned: bool = False
+    dm_hand: int | None = None
+    """The hand the seats' DM message ids belong to."""
     deadline_changed: bool = False
     """The last commit set a new deadline (or cleared it)."""
     version: int = 0
@@ -104,12 +106,14 @@ class LiveTable:
             self.deadline,
             self.deadline_phase,
             self.warned,
+            self.dm_hand,
         )
 
     def restore(self, memento: tuple[object, ...], *, game: bool = True) -> None:
         """Undo an action whose save failed; the game comes back from the last snapshot
         (`game=False`: the action was refused before it touched the game)."""
-        status, host, seats, rules, had_game, deadline, deadline_phase, warned = memento
+        status, host, seats, rules, had_game, deadline, deadline_phase, warned, dm_hand = memento
+        self.dm_hand = dm_hand  # type: ignore[assignment]
         self.status = status  # type: ignore[assignment]
         self.host_id = host  # type: ignore[assignment]
         self.seats = seats  # type: ignore[assignment]
@@ -238,6 +242,7 @@ class LiveTable:
             game=game,
             deadline=deadline,
             version=record.saves,
+            dm_hand=game.hand_number if game is not None else None,
             turn_timeout=turn_timeout,
             saved_game_json=record.snapshot_json,
         )

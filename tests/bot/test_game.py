@@ -211,3 +211,21 @@ async def test_bookkeeping_is_saved(service: TableService, store: Store) -> None
     assert record.seats[0].dm_channel_id == 888
     assert "dm_failed" in [a.action for a in await store.actions(tid)]
     assert service.table(tid).seats[0].dm_failed
+
+
+async def test_dm_ids_belong_to_the_hand_in_play(service: TableService, store: Store) -> None:
+    view = await start_game(service, bots=2, max_cards=2)
+    tid = view.table_id
+    first = view.hand_number
+    assert first == 1
+    service.set_dm_message(tid, HOST, first, 777, channel_id=888)
+    await service.wait_idle()
+    assert service.table(tid).seats[0].dm_message_id == 777
+    assert service.table(tid).seats[0].dm_hand_number == first
+    while service.table(tid).hand_number == first:
+        await move(service, tid, HOST)
+        await service.wait_idle()
+    seat = service.table(tid).seats[0]
+    assert seat.dm_message_id is None and seat.dm_channel_id == 888
+    record = await store.get_table(tid)
+    assert record is not None and record.seats[0].hand_message_id is None

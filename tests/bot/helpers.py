@@ -52,3 +52,23 @@ async def move(service: TableService, table_id: int, user_id: int) -> TableView:
 def is_open(service: TableService, table_id: int) -> bool:
     """True while the service still hosts the table."""
     return any(v.table_id == table_id for v in service.tables())
+
+
+async def any_move(service: TableService, table_id: int, user_id: int, seed: int = 0) -> None:
+    """A random legal move of whatever kind the phase asks for (bid, card, trump, discards)."""
+    from bot.computer import random_move
+    from engine import Phase
+
+    me = service.hand_view(table_id, user_id)
+    move = random_move(me, seed)
+    hand = me.hand_number
+    if me.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
+        await service.bid(table_id, user_id, move, hand)
+    elif me.phase is Phase.PLAYING:
+        await service.play(table_id, user_id, move, hand)
+    elif me.phase is Phase.TRUMP_CHOICE:
+        await service.choose_trump(table_id, user_id, move, hand)
+    elif me.phase is Phase.DISCARD:
+        await service.discard(table_id, user_id, move, hand)
+    else:
+        raise AssertionError(f"nothing to do in {me.phase}")

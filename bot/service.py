@@ -23,9 +23,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from pydantic import ValidationError
-
 from bot import computer
+from bot import options as options_
 from bot.clock import Clock, SystemClock
 from bot.errors import TableError
 from bot.events import (
@@ -42,7 +41,7 @@ from bot.events import (
     TimerWarning,
     TurnChanged,
 )
-from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
+from bot.models import TableOptions, TableStatus, TableView
 from bot.narrate import ACTION_OF_PHASE, SIMULTANEOUS_PHASES, Before, hand_dealt, narrate
 from bot.presenter import Presenter
 from bot.table import LiveSeat, LiveTable
@@ -170,7 +169,7 @@ class TableService:
         seats). TableError if the channel already has one, or the options are not valid
         (unknown preset or level)."""
         options = options or TableOptions()
-        preset = _check_options(options)
+        preset = options_.check_options(options)
         if channel_id in self._by_channel:
             raise TableError("There is already a table in this channel.")
         if 1 + options.bots > preset.max_players:
@@ -249,7 +248,7 @@ class TableService:
             self._need_lobby(t)
             self._need_host(t, user_id, "add computer players")
             chosen = level or t.options.bot_level
-            _check_level(chosen)
+            options_.check_level(chosen)
             limit = Rules.preset(t.options.preset).max_players
             if len(t.seats) >= limit:
                 raise TableError(f"The table is full ({limit} seats).")
@@ -268,7 +267,7 @@ class TableService:
             self._need_lobby(t)
             self._need_host(t, user_id, "deal")
             players = len(t.seats)
-            rules = _rules_for(t.options)
+            rules = options_.rules_for(t.options)
             if players < max(3, rules.min_players):
                 raise TableError(
                     f"{rules.name} needs at least {max(3, rules.min_players)} players; "
@@ -1043,43 +1042,6 @@ def _seed(t: LiveTable, seat: int) -> int:
     """A computer's seed: reproducible from the table's seed, the seat and the move count."""
     base = t.options.seed if t.options.seed is not None else t.id
     return (base * 1_000_003 + seat * 7_919 + t.version) & 0x7FFF_FFFF
-
-
-def _check_level(level: str) -> None:
-    if level not in COMPUTER_LEVELS:
-        raise TableError(f"There is no computer level {level!r}: use {', '.join(COMPUTER_LEVELS)}.")
-
-
-def _check_options(options: TableOptions) -> Rules:
-    """The preset's rules, after checking the options can make rules at all."""
-    if options.preset not in Rules.preset_names():
-        raise TableError(
-            f"There is no preset {options.preset!r}. Presets: {', '.join(Rules.preset_names())}."
-        )
-    _check_level(options.bot_level)
-    _rules_for(options)
-    return Rules.preset(options.preset)
-
-
-def _rules_for(options: TableOptions) -> Rules:
-    """The preset with the host's overrides, validated."""
-    preset = Rules.preset(options.preset)
-    update: dict[str, Any] = {}
-    if options.max_cards is not None:
-        update["max_hand"] = options.max_cards
-        update["hand_sizes"] = None
-    if options.scoring is not None:
-        update["scoring"] = options.scoring
-    if options.hook is not None:
-        update["hook"] = options.hook
-    if not update:
-        return preset
-    try:
-        return Rules.model_validate({**preset.model_dump(), **update})
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "options"
-        raise TableError(f"Those options do not work together ({where}: {first['msg']}).") from None
 
 
 def _computer_seat(seats: Sequence[LiveSeat], level: str) -> LiveSeat:

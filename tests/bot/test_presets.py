@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-import bot.service
+import bot.options
 from bot.events import BiddingDone, BidMade, DiscardsMade, GameOver, TrumpChosen
 from bot.models import TableOptions
 from bot.presenter import RecordingPresenter
@@ -51,12 +51,12 @@ async def test_preset_plays_to_the_end(
 async def test_simultaneous_bidding_hides_bids_until_all_are_in(
     service: TableService, presenter: RecordingPresenter, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = bot.service._rules_for
+    real = bot.options.rules_for
 
     def simultaneous(options: TableOptions) -> Rules:
         return real(options).model_copy(update={"bidding": "simultaneous", "hook": False})
 
-    monkeypatch.setattr(bot.service, "_rules_for", simultaneous)
+    monkeypatch.setattr(bot.options, "rules_for", simultaneous)
     options = TableOptions(bots=2, seed=8, max_cards=2, bot_level="random")
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     view = await service.deal(tid, HOST)

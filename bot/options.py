@@ -1,0 +1,51 @@
+"""Table options (what the host picks at /ohhell start) checked and turned into engine Rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.errors import TableError
+from bot.models import COMPUTER_LEVELS, TableOptions
+from engine import Rules
+
+
+def check_level(level: str) -> None:
+    if level not in COMPUTER_LEVELS:
+        raise TableError(f"There is no computer level {level!r}: use {', '.join(COMPUTER_LEVELS)}.")
+
+
+def check_options(options: TableOptions) -> Rules:
+    """The preset's rules, after checking the options can make rules at all."""
+    if options.preset not in Rules.preset_names():
+        raise TableError(
+            f"There is no preset {options.preset!r}. Presets: {', '.join(Rules.preset_names())}."
+        )
+    check_level(options.bot_level)
+    rules_for(options)
+    return Rules.preset(options.preset)
+
+
+def rules_for(options: TableOptions) -> Rules:
+    """The preset with the host's overrides, validated."""
+    preset = Rules.preset(options.preset)
+    update: dict[str, Any] = {}
+    if options.max_cards is not None:
+        update["max_hand"] = options.max_cards
+        update["hand_sizes"] = None
+    if options.scoring is not None:
+        update["scoring"] = options.scoring
+    if options.hook is not None:
+        update["hook"] = options.hook
+    if not update:
+        return preset
+    try:
+        return Rules.model_validate({**preset.model_dump(), **update})
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "options"
+        raise TableError(f"Those options do not work together ({where}: {first['msg']}).") from None
+
+
+__all__ = ["check_level", "check_options", "rules_for"]

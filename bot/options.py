@@ -12,6 +12,7 @@ from engine import Rules
 
 
 def check_level(level: str) -> None:
+    """TableError unless `level` is a computer level (random, easy, medium, hard)."""
     if level not in COMPUTER_LEVELS:
         raise TableError(f"There is no computer level {level!r}: use {', '.join(COMPUTER_LEVELS)}.")
 

@@ -57,7 +57,9 @@ class HardPlayer(MediumPlayer):
     """Determinized search. `branch_at`: search my own moves exactly once I hold that many cards
     or fewer (0: play them by the policy); `bid_branch_at` the same inside bid simulations;
     `model` 0 turns the opponent model off (everyone is simulated as medium, bids weigh deals);
-    `pool`: deals drawn per deal searched (the searched one is drawn from them by weight)."""
+    `pool`: deals drawn per deal searched (the searched one is drawn from them by weight);
+    `honest` 1: simulated seats count every unseen card as outstanding, the stock included (0:
+    they know which cards are in the hands)."""
 
     level = "hard"
 
@@ -70,6 +72,7 @@ class HardPlayer(MediumPlayer):
         bid_branch_at: int = 0,
         model: int = 1,
         pool: int = 4,
+        honest: int = 1,
     ) -> None:
         super().__init__(seed)
         if think_time is None and iterations is None:
@@ -79,7 +82,10 @@ class HardPlayer(MediumPlayer):
         self.branch_at = branch_at
         self.bid_branch_at = bid_branch_at
         self.model = model
+        self.last_values: dict[str, float] = {}
+        """The last decision's options and their estimated mean scores (for inspection)."""
         self.pool = max(1, pool)
+        self.honest = honest
         self.last_deals = 0
 
     def _budget(self) -> tuple[float, int]:
@@ -133,11 +139,13 @@ class HardPlayer(MediumPlayer):
             for t in range(k.tricks_in_hand + 2)
         ]
         ceiling = max(table)
+        live = FULL & ~k.played & ~k.turned if self.honest else -1
         sampler = Sampler(k)
         model = OpponentModel(view, k, self.model > 0)
         bust_take = TAKE_WHEN_BUST.get(rules.scoring, False)
         bids = [b if b >= 0 else 0 for b in k.bids]
         totals = [0.0] * len(candidates)
+        weights: list[float] = []
         branch_at = self.branch_at
         deadline, limit = self._budget()
         deals = 0
@@ -147,10 +155,11 @@ class HardPlayer(MediumPlayer):
             deals += 1
             if weight <= 0.0:
                 continue
+            weights.append(weight)
             if branch_at > 0:
                 root = SimState(
                     hands, players, k.trump, k.must_trump, k.after_broken, k.broken,
-                    k.leader, k.trick, bids, k.won, k.tricks_left, bust_take, kinds,
+                    k.leader, k.trick, bids, k.won, k.tricks_left, bust_take, kinds, live,
                 )
                 for i, card in enumerate(candidates):
                     state = root.copy()
@@ -161,10 +170,14 @@ class HardPlayer(MediumPlayer):
                     won = rollout(
                         hands, players, k.trump, k.must_trump, k.after_broken, k.broken,
                         k.leader, k.trick, bids, k.won, k.tricks_left, bust_take,
-                        forced=card, kinds=kinds,
+                        forced=card, kinds=kinds, live=live,
                     )
                     totals[i] += weight * table[won[me]]
         self.last_deals = deals
+        mass = sum(weights) or 1.0
+        self.last_values = {
+            STANDARD_DECK[card].code: totals[i] / mass for i, card in enumerate(candidates)
+        }
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return STANDARD_DECK[candidates[best]]
 
@@ -204,6 +217,8 @@ class HardPlayer(MediumPlayer):
             for b in legal
         }
         totals = dict.fromkeys(legal, 0.0)
+        weights: list[float] = []
+        live = FULL & ~k.played & ~k.turned if self.honest else -1
         bid_branch_at = self.bid_branch_at
         deadline, limit = self._budget()
         deals = 0
@@ -215,6 +230,7 @@ class HardPlayer(MediumPlayer):
             deals += 1
             if weight <= 0.0:
                 continue
+            weights.append(weight)
             base = [b if b >= 0 else 0 for b in k.bids]
             wants: dict[int, float] = {}
             for s in later:
@@ -240,13 +256,13 @@ class HardPlayer(MediumPlayer):
                         dealt[s] |= 1 << stock[i]
                     won = rollout(
                         dealt, players, k.trump, k.must_trump, k.after_broken, False,
-                        leader, [], bids, zeros, tricks + 1, bust_take, kinds=kinds,
+                        leader, [], bids, zeros, tricks + 1, bust_take, kinds=kinds, live=live,
                     )
                     totals[b] += weight * extra_tables[b][won[me]]
                 elif bid_branch_at > 0:
                     state = SimState(
                         hands, players, k.trump, k.must_trump, k.after_broken, False,
-                        leader, [], bids, zeros, tricks, bust_take, kinds,
+                        leader, [], bids, zeros, tricks, bust_take, kinds, live,
                     )
                     table = tables[b]
                     totals[b] += weight * best_response(
@@ -255,10 +271,12 @@ class HardPlayer(MediumPlayer):
                 else:
                     won = rollout(
                         hands, players, k.trump, k.must_trump, k.after_broken, False,
-                        leader, [], bids, zeros, tricks, bust_take, kinds=kinds,
+                        leader, [], bids, zeros, tricks, bust_take, kinds=kinds, live=live,
                     )
                     totals[b] += weight * tables[b][won[me]]
         self.last_deals = deals
+        mass = sum(weights) or 1.0
+        self.last_values = {str(b): totals[b] / mass for b in legal}
         return max(legal, key=lambda b: (totals[b], -abs(b - tricks / players)))
 
 

@@ -78,6 +78,19 @@ def choose_card(
     if best < 0:
         return _lead(legal, hand, trump, tmask, others, need, left, take)
     win = winners_mask(legal, best, trump)
+    if take and CONSERVE and need < left and need <= _sure_count(hand, others):
+        # sure winners already cover what is needed: win only with one of them
+        boss = 0
+        for suit in range(4):
+            cards = win & SUIT_MASKS[suit]
+            if cards and not others & above(cards.bit_length() - 1):
+                outstanding = others & SUIT_MASKS[suit]
+                if outstanding:
+                    cards &= ~((2 << (outstanding.bit_length() - 1)) - 1)
+                boss |= cards & -cards
+        if boss:
+            return _lowest_rank(boss)
+        take = False
     if take:
         if win:
             if last:
@@ -111,6 +124,21 @@ def choose_card(
     if last:
         return _highest_rank(legal, tmask) if legal & ~tmask else highest(legal)
     return _lowest_rank(legal, tmask) if legal & ~tmask else lowest(legal)
+
+
+CONSERVE = True
+
+
+def _sure_count(hand: int, others: int) -> int:
+    """Cards of the hand that no other hand can beat in their suit."""
+    count = 0
+    for suit in range(4):
+        cards = hand & SUIT_MASKS[suit]
+        outstanding = others & SUIT_MASKS[suit]
+        if outstanding:
+            cards &= ~((2 << (outstanding.bit_length() - 1)) - 1)
+        count += cards.bit_count()
+    return count
 
 
 def _dump_low(legal: int, hand: int, trump: int, tmask: int) -> int:

@@ -30,21 +30,25 @@ def rollout(
     bust_take: bool,
     forced: int = -1,
     kinds: list[int] | None = None,
+    live: int = -1,
 ) -> list[int]:
     """Play the hand out; returns the tricks won per seat. Inputs are not changed.
 
     `trick` holds the cards already played to the trick in progress (from `leader`), `left` the
     tricks still to finish (the one in progress included). `forced`, when set, is the card the
     next seat to act plays (the move being evaluated). `kinds` gives each seat's policy:
-    MEDIUM (the default) or EASY.
+    MEDIUM (the default) or EASY. `live` is every card not yet played nor turned up: what a
+    seat cannot see counts as outstanding (the stock included), as it does for a real player;
+    left out, the seats know exactly which cards are in the hands.
     """
     hands = hands[:]
     won = won[:]
     trick = trick[:]
     tmask = SUIT_MASKS[trump] if trump >= 0 else 0
-    held = 0
-    for hand in hands:
-        held |= hand
+    if live < 0:
+        live = 0
+        for hand in hands:
+            live |= hand
     while left > 0:
         pos = len(trick)
         best = -1
@@ -76,7 +80,7 @@ def rollout(
                         hand,
                         best,
                         trump,
-                        held & ~hand,
+                        live & ~hand,
                         need,
                         left,
                         pos == players - 1,
@@ -84,7 +88,7 @@ def rollout(
                     )
             bit = 1 << card
             hands[seat] = hand ^ bit
-            held ^= bit
+            live &= ~bit
             if best < 0:
                 best, best_pos, led = card, pos, card // 13
             elif card // 13 == best // 13:
@@ -108,8 +112,23 @@ class SimState:
     """A hand in progress with every hand known, advanced one card at a time (for search)."""
 
     __slots__ = (
-        "after_broken", "best", "best_pos", "bids", "broken", "bust_take", "hands", "held",
-        "kinds", "leader", "left", "must_trump", "players", "trick", "trump", "won",
+        "after_broken",
+        "best",
+        "best_pos",
+        "bids",
+        "broken",
+        "bust_take",
+        "hands",
+        "held",
+        "kinds",
+        "leader",
+        "left",
+        "live",
+        "must_trump",
+        "players",
+        "trick",
+        "trump",
+        "won",
     )
 
     kinds: list[int] | None
@@ -133,6 +152,7 @@ class SimState:
         left: int,
         bust_take: bool,
         kinds: list[int] | None = None,
+        live: int = -1,
     ) -> None:
         self.kinds = kinds
         self.hands = hands[:]
@@ -153,6 +173,7 @@ class SimState:
         for hand in hands:
             held |= hand
         self.held = held
+        self.live = held if live < 0 else live
         for card in trick:
             self._add(card)
 
@@ -174,6 +195,7 @@ class SimState:
         other.best = self.best
         other.best_pos = self.best_pos
         other.held = self.held
+        other.live = self.live
         return other
 
     def to_act(self) -> int:
@@ -195,7 +217,7 @@ class SimState:
             hand,
             self.best,
             self.trump,
-            self.held & ~hand,
+            self.live & ~hand,
             need,
             self.left,
             len(self.trick) == self.players - 1,
@@ -219,6 +241,7 @@ class SimState:
         bit = 1 << card
         self.hands[seat] ^= bit
         self.held ^= bit
+        self.live &= ~bit
         self._add(card)
         if len(self.trick) == self.players:
             winner = (self.leader + self.best_pos) % self.players

@@ -146,6 +146,8 @@ class HardPlayer(MediumPlayer):
         bids = [b if b >= 0 else 0 for b in k.bids]
         totals = [0.0] * len(candidates)
         weights: list[float] = []
+        alive = list(range(len(candidates)))
+        spread = ceiling - min(table)
         branch_at = self.branch_at
         deadline, limit = self._budget()
         deals = 0
@@ -161,24 +163,29 @@ class HardPlayer(MediumPlayer):
                     hands, players, k.trump, k.must_trump, k.after_broken, k.broken,
                     k.leader, k.trick, bids, k.won, k.tricks_left, bust_take, kinds, live,
                 )
-                for i, card in enumerate(candidates):
+                for i in alive:
                     state = root.copy()
-                    state.play(card)
+                    state.play(candidates[i])
                     totals[i] += weight * best_response(state, me, table, branch_at, ceiling)
             else:
-                for i, card in enumerate(candidates):
+                for i in alive:
+                    card = candidates[i]
                     won = rollout(
                         hands, players, k.trump, k.must_trump, k.after_broken, k.broken,
                         k.leader, k.trick, bids, k.won, k.tricks_left, bust_take,
                         forced=card, kinds=kinds, live=live,
                     )
                     totals[i] += weight * table[won[me]]
+            if deals in PRUNE_AT:
+                alive = _prune(alive, totals, sum(weights), PRUNE_AT[deals] * spread)
+                if len(alive) == 1:
+                    break
         self.last_deals = deals
         mass = sum(weights) or 1.0
         self.last_values = {
             STANDARD_DECK[card].code: totals[i] / mass for i, card in enumerate(candidates)
         }
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        best = max(alive, key=lambda i: (totals[i], -i))
         return STANDARD_DECK[candidates[best]]
 
     # ----- bidding -----
@@ -218,6 +225,8 @@ class HardPlayer(MediumPlayer):
         }
         totals = dict.fromkeys(legal, 0.0)
         weights: list[float] = []
+        alive_bids = list(legal)
+        spread = max(max(t) for t in tables.values()) - min(min(t) for t in tables.values())
         live = FULL & ~k.played & ~k.turned if self.honest else -1
         bid_branch_at = self.bid_branch_at
         deadline, limit = self._budget()
@@ -240,7 +249,7 @@ class HardPlayer(MediumPlayer):
                     wants[s] = estimator.estimate(hands[s])
                 if s != dealer:
                     base[s] = round(wants[s])
-            for b in legal:
+            for b in alive_bids:
                 bids = base[:]
                 bids[me] = b
                 if dealer in later:
@@ -274,10 +283,27 @@ class HardPlayer(MediumPlayer):
                         leader, [], bids, zeros, tricks, bust_take, kinds=kinds, live=live,
                     )
                     totals[b] += weight * tables[b][won[me]]
+            if deals in PRUNE_AT:
+                alive_bids = _prune(alive_bids, totals, sum(weights), PRUNE_AT[deals] * spread)
+                if len(alive_bids) == 1:
+                    break
         self.last_deals = deals
         mass = sum(weights) or 1.0
-        self.last_values = {str(b): totals[b] / mass for b in legal}
-        return max(legal, key=lambda b: (totals[b], -abs(b - tricks / players)))
+        self.last_values = {str(b): totals[b] / mass for b in alive_bids}
+        return max(alive_bids, key=lambda b: (totals[b], -abs(b - tricks / players)))
+
+
+PRUNE_AT = {40: 0.2, 80: 0.12, 160: 0.075, 320: 0.05}
+"""After this many deals, options whose mean score trails the best by more than this share of
+the score range are dropped, so later deals go to the contenders."""
+
+
+def _prune(alive: list[int], totals: list[float] | dict[int, float], mass: float,
+           margin: float) -> list[int]:
+    if mass <= 0.0 or len(alive) < 2:
+        return alive
+    best = max(totals[i] for i in alive) / mass
+    return [i for i in alive if totals[i] / mass >= best - margin]
 
 
 def _known_others(k: Knowledge) -> int:

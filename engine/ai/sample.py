@@ -37,11 +37,27 @@ class Sampler:
 
     def sample(self, rng: random.Random) -> tuple[list[int], list[int]]:
         """(hands per seat as bit sets, the out-of-play unseen cards in random order)."""
+        if not any(self.voids):
+            return self._deal(rng)
         for attempt in range(40):
             result = self._try(rng, relax=attempt >= 30)
             if result is not None:
                 return result
         raise RuntimeError("no consistent deal found")  # pragma: no cover - relax always fits
+
+    def _deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """No voids known: a plain shuffle dealt out by counts."""
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        hands = self.base[:]
+        start = 0
+        for seat, cap in zip(self.seats, self.caps, strict=True):
+            mask = 0
+            for card in pool[start : start + cap]:
+                mask |= 1 << card
+            hands[seat] |= mask
+            start += cap
+        return hands, pool[start:]
 
     def _try(self, rng: random.Random, relax: bool) -> tuple[list[int], list[int]] | None:
         pool = self.pool[:]

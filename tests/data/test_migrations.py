@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -124,3 +126,24 @@ async def test_memory_database_is_refused() -> None:
     with pytest.raises(ValueError, match="file path"):
         await Store.open(":memory:")
     assert not Path(":memory:").exists()
+
+
+def test_a_program_that_forgets_to_close_the_store_still_exits(tmp_path: Path) -> None:
+    """aiosqlite's threads would keep the process alive at exit; the store's do not."""
+    script = (
+        "import asyncio, sys\n"
+        "sys.path.insert(0, sys.argv[2])\n"
+        "from data import Store\n"
+        "async def main():\n"
+        "    global store\n"
+        "    store = await Store.open(sys.argv[1])\n"
+        "    raise SystemExit(3)\n"
+        "asyncio.run(main())\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "db.sqlite3"), str(root)],
+        capture_output=True,
+        timeout=120,  # a hang detector, not a timing assertion
+    )
+    assert done.returncode == 3, done.stderr.decode()

@@ -34,7 +34,9 @@ class PlayerStats:
 
     win_rate and bid_accuracy are fractions 0..1; bid_accuracy = exact bids / bids made.
     rating is the openskill ordinal (mu - 3 * sigma, 0 for a newcomer); best_game is the best
-    final total; streak is the number of games won in a row up to the latest one.
+    final total (best_game_id, its game, is filled by player_stats only); streak is the number
+    of games won in a row up to the latest one; points_per_hand and bid_accuracy are None when
+    no hand was scored (a single-hand "quick" game with no scoresheet).
     """
 
     user_id: int

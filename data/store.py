@@ -112,6 +112,7 @@ class Store:
             await self._writer.close()
 
     async def __aenter__(self) -> Store:
+        """``async with await Store.open(path) as store:`` closes the store on the way out."""
         return self
 
     async def __aexit__(

@@ -35,7 +35,17 @@ from engine.ai.policy import (
     nearest_bid,
 )
 from engine.ai.sample import Sampler
-from engine.ai.sim import EASY, MEDIUM, SimState, best_response, distinct_moves, rollout
+from engine.ai.sim import (
+    EASY,
+    MEDIUM,
+    Particle,
+    SimState,
+    advance,
+    best_response,
+    distinct_moves,
+    rollout,
+    solve_sampled,
+)
 from engine.cards import STANDARD_DECK, Card
 from engine.game import Phase, PlayerView
 from engine.scoring import hand_points
@@ -59,7 +69,8 @@ class HardPlayer(MediumPlayer):
     `model` 0 turns the opponent model off (everyone is simulated as medium, bids weigh deals);
     `pool`: deals drawn per deal searched (the searched one is drawn from them by weight);
     `honest` 1: simulated seats count every unseen card as outstanding, the stock included (0:
-    they know which cards are in the hands)."""
+    they know which cards are in the hands); `joint` 1: my last moves are solved once for all
+    the deals of a batch of `batch` deals that I cannot tell apart (0: per deal, seeing all)."""
 
     level = "hard"
 
@@ -73,6 +84,8 @@ class HardPlayer(MediumPlayer):
         model: int = 1,
         pool: int = 4,
         honest: int = 1,
+        joint: int = 1,
+        batch: int = 48,
     ) -> None:
         super().__init__(seed)
         if think_time is None and iterations is None:
@@ -83,9 +96,12 @@ class HardPlayer(MediumPlayer):
         self.bid_branch_at = bid_branch_at
         self.model = model
         self.last_values: dict[str, float] = {}
+        self.last_make: dict[int, float] = {}
         """The last decision's options and their estimated mean scores (for inspection)."""
         self.pool = max(1, pool)
         self.honest = honest
+        self.joint = joint
+        self.batch = max(1, batch)
         self.last_deals = 0
 
     def _budget(self) -> tuple[float, int]:
@@ -152,7 +168,16 @@ class HardPlayer(MediumPlayer):
         deadline, limit = self._budget()
         deals = 0
         players = k.players
-        while deals < limit and (deals < 2 or time.perf_counter() < deadline):
+        joint = self.joint > 0 and branch_at > 0
+        if joint:
+            deals, mass = self._joint_search(
+                k, candidates, alive, totals, table, sampler, model, bids, bust_take, live,
+                deadline, limit, spread,
+            )
+            weights.append(mass)
+        while not joint and deals < limit and (
+            deals < 2 or time.perf_counter() < deadline
+        ):
             weight, hands, _stock, kinds = self._draw(sampler, model)
             deals += 1
             if weight <= 0.0:
@@ -177,7 +202,7 @@ class HardPlayer(MediumPlayer):
                     )
                     totals[i] += weight * table[won[me]]
             if deals in PRUNE_AT:
-                alive = _prune(alive, totals, sum(weights), PRUNE_AT[deals] * spread)
+                alive[:] = _prune(alive, totals, sum(weights), PRUNE_AT[deals] * spread)
                 if len(alive) == 1:
                     break
         self.last_deals = deals
@@ -187,6 +212,65 @@ class HardPlayer(MediumPlayer):
         }
         best = max(alive, key=lambda i: (totals[i], -i))
         return STANDARD_DECK[candidates[best]]
+
+    def _joint_search(
+        self,
+        k: Knowledge,
+        candidates: list[int],
+        alive: list[int],
+        totals: list[float],
+        table: list[int],
+        sampler: Sampler,
+        model: OpponentModel,
+        bids: list[int],
+        bust_take: bool,
+        live: int,
+        deadline: float,
+        limit: int,
+        spread: float,
+    ) -> tuple[int, float]:
+        """Deals in batches; in each batch my last `branch_at` moves are solved jointly over the
+        deals I cannot tell apart. Fills `totals` (and trims `alive`); returns (deals, mass)."""
+        me = k.seat
+        branch_at = self.branch_at
+        deals = 0
+        mass = 0.0
+        pending: list[Particle] = []
+        prune_points = sorted(PRUNE_AT)
+        while True:
+            done = deals >= limit or (deals >= 2 and time.perf_counter() >= deadline)
+            if not done:
+                weight, hands, _stock, kinds = self._draw(sampler, model)
+                deals += 1
+                if weight > 0.0:
+                    pending.append((
+                        SimState(
+                            hands, k.players, k.trump, k.must_trump, k.after_broken, k.broken,
+                            k.leader, k.trick, bids, k.won, k.tricks_left, bust_take, kinds,
+                            live,
+                        ),
+                        weight,
+                    ))
+            if pending and (done or len(pending) >= self.batch):
+                for i in alive:
+                    groups: dict[int, list[Particle]] = {}
+                    for root, weight in pending:
+                        child = root.copy()
+                        child.play(candidates[i])
+                        advance(child, me, branch_at)
+                        groups.setdefault(child.trail, []).append((child, weight))
+                    for group in groups.values():
+                        totals[i] += solve_sampled(group, me, table, branch_at)
+                mass += sum(weight for _, weight in pending)
+                pending = []
+                while prune_points and deals >= prune_points[0]:
+                    margin = PRUNE_AT[prune_points.pop(0)] * spread
+                    alive[:] = _prune(alive, totals, mass, margin)
+                if len(alive) == 1:
+                    break
+            if done:
+                break
+        return deals, mass
 
     # ----- bidding -----
 
@@ -226,6 +310,7 @@ class HardPlayer(MediumPlayer):
         totals = dict.fromkeys(legal, 0.0)
         weights: list[float] = []
         alive_bids = list(legal)
+        makes = dict.fromkeys(legal, 0.0)
         spread = max(max(t) for t in tables.values()) - min(min(t) for t in tables.values())
         live = FULL & ~k.played & ~k.turned if self.honest else -1
         bid_branch_at = self.bid_branch_at
@@ -283,6 +368,8 @@ class HardPlayer(MediumPlayer):
                         leader, [], bids, zeros, tricks, bust_take, kinds=kinds, live=live,
                     )
                     totals[b] += weight * tables[b][won[me]]
+                    if won[me] == b:
+                        makes[b] += weight
             if deals in PRUNE_AT:
                 alive_bids = _prune(alive_bids, totals, sum(weights), PRUNE_AT[deals] * spread)
                 if len(alive_bids) == 1:
@@ -290,6 +377,7 @@ class HardPlayer(MediumPlayer):
         self.last_deals = deals
         mass = sum(weights) or 1.0
         self.last_values = {str(b): totals[b] / mass for b in alive_bids}
+        self.last_make = {b: makes[b] / mass for b in alive_bids}
         return max(alive_bids, key=lambda b: (totals[b], -abs(b - tricks / players)))
 
 

@@ -126,12 +126,15 @@ class SimState:
         "live",
         "must_trump",
         "players",
+        "trail",
         "trick",
         "trump",
         "won",
     )
 
     kinds: list[int] | None
+    trail: int
+    """The cards played since the state was made, as one number: what every seat has seen."""
     hands: list[int]
     won: list[int]
     trick: list[int]
@@ -174,6 +177,7 @@ class SimState:
             held |= hand
         self.held = held
         self.live = held if live < 0 else live
+        self.trail = 0
         for card in trick:
             self._add(card)
 
@@ -196,6 +200,7 @@ class SimState:
         other.best_pos = self.best_pos
         other.held = self.held
         other.live = self.live
+        other.trail = self.trail
         return other
 
     def to_act(self) -> int:
@@ -242,6 +247,7 @@ class SimState:
         self.hands[seat] ^= bit
         self.held ^= bit
         self.live &= ~bit
+        self.trail = self.trail * 53 + card + 1
         self._add(card)
         if len(self.trick) == self.players:
             winner = (self.leader + self.best_pos) % self.players
@@ -306,3 +312,51 @@ def distinct_moves(legal: int, elsewhere: int) -> list[int]:
             out.append(card)
             previous = card
     return out
+
+
+def advance(state: SimState, me: int, branch_at: int) -> None:
+    """Play the policy for every seat (me too while I hold more than `branch_at` cards, and my
+    forced moves) until I must choose among `branch_at` cards or fewer, or the hand ends."""
+    while state.left > 0:
+        seat = state.to_act()
+        if seat == me and state.hands[me].bit_count() <= branch_at:
+            legal = state.legal(me)
+            if legal & (legal - 1):
+                return
+            state.play(legal.bit_length() - 1)
+        else:
+            state.play(state.policy_card(seat))
+
+
+Particle = tuple[SimState, float]
+
+
+def solve_sampled(
+    particles: list[Particle], me: int, table: list[int], branch_at: int
+) -> float:
+    """The best weighted total score when I must play the same card in every deal I cannot tell
+    apart (the same cards seen so far), the others following their policies.
+
+    Unlike a search of each deal with every card visible, this cannot "guess right" in each deal
+    separately: a move is chosen once for the whole group of deals, and groups split only on what
+    the play shows. All `particles` are at my choice (or finished) with the same history.
+    """
+    first = particles[0][0]
+    if first.left == 0:
+        return sum(weight * table[state.won[me]] for state, weight in particles)
+    legal = first.legal(me)
+    moves = distinct_moves(legal, first.live & ~first.hands[me])
+    best = -float("inf")
+    for card in moves:
+        groups: dict[int, list[Particle]] = {}
+        for state, weight in particles:
+            child = state.copy()
+            child.play(card)
+            advance(child, me, branch_at)
+            groups.setdefault(child.trail, []).append((child, weight))
+        value = 0.0
+        for group in groups.values():
+            value += solve_sampled(group, me, table, branch_at)
+        if value > best:
+            best = value
+    return best

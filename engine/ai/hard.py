@@ -163,6 +163,7 @@ class HardPlayer(MediumPlayer):
         totals = [0.0] * len(candidates)
         weights: list[float] = []
         alive = list(range(len(candidates)))
+        seen = [0.0] * len(candidates)
         spread = ceiling - min(table)
         branch_at = self.branch_at
         deadline, limit = self._budget()
@@ -172,7 +173,7 @@ class HardPlayer(MediumPlayer):
         if joint:
             deals, mass = self._joint_search(
                 k, candidates, alive, totals, table, sampler, model, bids, bust_take, live,
-                deadline, limit, spread,
+                deadline, limit, spread, seen,
             )
             weights.append(mass)
         while not joint and deals < limit and (
@@ -183,6 +184,8 @@ class HardPlayer(MediumPlayer):
             if weight <= 0.0:
                 continue
             weights.append(weight)
+            for i in alive:
+                seen[i] += weight
             if branch_at > 0:
                 root = SimState(
                     hands, players, k.trump, k.must_trump, k.after_broken, k.broken,
@@ -206,9 +209,9 @@ class HardPlayer(MediumPlayer):
                 if len(alive) == 1:
                     break
         self.last_deals = deals
-        mass = sum(weights) or 1.0
         self.last_values = {
-            STANDARD_DECK[card].code: totals[i] / mass for i, card in enumerate(candidates)
+            STANDARD_DECK[card].code: totals[i] / (seen[i] or 1.0)
+            for i, card in enumerate(candidates)
         }
         best = max(alive, key=lambda i: (totals[i], -i))
         return STANDARD_DECK[candidates[best]]
@@ -228,6 +231,7 @@ class HardPlayer(MediumPlayer):
         deadline: float,
         limit: int,
         spread: float,
+        seen: list[float],
     ) -> tuple[int, float]:
         """Deals in batches; in each batch my last `branch_at` moves are solved jointly over the
         deals I cannot tell apart. Fills `totals` (and trims `alive`); returns (deals, mass)."""
@@ -237,6 +241,9 @@ class HardPlayer(MediumPlayer):
         mass = 0.0
         pending: list[Particle] = []
         prune_points = sorted(PRUNE_AT)
+        timed = self.think_time is not None
+        batch = min(self.batch, 16) if timed else self.batch
+        started = time.perf_counter()
         while True:
             done = deals >= limit or (deals >= 2 and time.perf_counter() >= deadline)
             if not done:
@@ -251,7 +258,7 @@ class HardPlayer(MediumPlayer):
                         ),
                         weight,
                     ))
-            if pending and (done or len(pending) >= self.batch):
+            if pending and (done or len(pending) >= batch):
                 for i in alive:
                     groups: dict[int, list[Particle]] = {}
                     for root, weight in pending:
@@ -261,13 +268,20 @@ class HardPlayer(MediumPlayer):
                         groups.setdefault(child.trail, []).append((child, weight))
                     for group in groups.values():
                         totals[i] += solve_sampled(group, me, table, branch_at)
-                mass += sum(weight for _, weight in pending)
+                batch_mass = sum(weight for _, weight in pending)
+                mass += batch_mass
+                for i in alive:
+                    seen[i] += batch_mass
                 pending = []
                 while prune_points and deals >= prune_points[0]:
                     margin = PRUNE_AT[prune_points.pop(0)] * spread
                     alive[:] = _prune(alive, totals, mass, margin)
                 if len(alive) == 1:
                     break
+                if timed and self.think_time:
+                    # a batch should take about a quarter of the budget at most
+                    per_deal = (time.perf_counter() - started) / deals
+                    batch = max(4, min(self.batch, int(0.25 * self.think_time / per_deal)))
             if done:
                 break
         return deals, mass

@@ -35,7 +35,7 @@ from data import (
     TableRecord,
     TableStatus,
 )
-from data import results as result_rows
+from data.store import record_game
 from engine import Game, Phase, Rules
 
 SAVE_BUDGET_MS = 5.0
@@ -170,7 +170,7 @@ async def bench_leaderboard(path: Path, games: int, rng: random.Random) -> None:
     users = 200
     started = time.perf_counter()
     # Fill in batches of 500 games per transaction through the store's write path and the same
-    # row functions finish_game uses (the bot stores one game per finish_game call).
+    # record_game that finish_game runs (the bot stores one game per finish_game call).
     for first in range(0, games, 500):
         batch = [finished_game(rng, users) for _ in range(min(500, games - first))]
 
@@ -178,10 +178,9 @@ async def bench_leaderboard(path: Path, games: int, rng: random.Random) -> None:
             db: aiosqlite.Connection, now: float, batch: list[FinishedGame] = batch
         ) -> None:
             for game in batch:
-                await result_rows.insert_game(
+                await record_game(
                     db, table_id=None, guild_id=1, channel_id=1, game=game, now=now
                 )
-                await result_rows.rate_game(db, 1, game.seats, now)
 
         await store._write(body)
     fill = time.perf_counter() - started

@@ -177,6 +177,15 @@ class RatingChange:
         return self.ordinal_after - self.ordinal_before
 
 
+def exact_bids(game: FinishedGame) -> list[int]:
+    """Per seat, the hands where the tricks taken equal the bid."""
+    exact = [0] * len(game.seats)
+    for hand in game.hands:
+        for seat, (bid, tricks) in enumerate(zip(hand.bids, hand.tricks, strict=True)):
+            exact[seat] += bid == tricks
+    return exact
+
+
 async def insert_game(
     db: aiosqlite.Connection,
     *,
@@ -204,10 +213,7 @@ async def insert_game(
     )
     game_id = cursor.lastrowid
     assert game_id is not None
-    exact = [0] * len(game.seats)
-    for hand in game.hands:
-        for seat, (bid, tricks) in enumerate(zip(hand.bids, hand.tricks, strict=True)):
-            exact[seat] += bid == tricks
+    exact = exact_bids(game)
     await db.executemany(
         "INSERT INTO game_seats (game_id, seat, guild_id, user_id, computer_level, display_name,"
         " total, placing, winner, hands, exact_bids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

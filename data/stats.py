@@ -1,16 +1,20 @@
-"""Server leaderboards and personal stats: queries over finished games, humans only.
+"""Server leaderboards and personal stats over finished games, humans only.
 
-Every figure is computed from game_seats (one row per seat of a finished game, with that seat's
-hand count and exact bids) joined with players (names and ratings), so nothing can drift.
+Each finished game adds its humans' results to player_totals (one row per server and player) in
+the same transaction that stores the game, so a leaderboard reads one row per player rather than
+every seat ever played. Migration 0002 defines the same figures over game_seats (its backfill),
+and the tests check that both agree.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
+
+from data.results import SeatResult
 
 # Sort keys the leaderboard accepts (higher first).
 # Each key is a column of the stats query, so it goes into ORDER BY only after this check.
@@ -34,9 +38,9 @@ class PlayerStats:
 
     win_rate and bid_accuracy are fractions 0..1; bid_accuracy = exact bids / bids made.
     rating is the openskill ordinal (mu - 3 * sigma, 0 for a newcomer); best_game is the best
-    final total (best_game_id, its game, is filled by player_stats only); streak is the number
-    of games won in a row up to the latest one; points_per_hand and bid_accuracy are None when
-    no hand was scored (a single-hand "quick" game with no scoresheet).
+    final total and best_game_id the (latest) game where it was scored; streak is the number of
+    games won in a row up to the latest one; points_per_hand and bid_accuracy are None when no
+    hand was scored (a single-hand "quick" game with no scoresheet).
     """
 
     user_id: int
@@ -56,45 +60,72 @@ class PlayerStats:
     best_game_id: int | None = None
 
 
-# One pass over the covering index (guild, user, game) aggregates everything but the streak; the
-# streak is then a short index range per listed player: the games after their last non-win.
 _STATS_SQL = """
-WITH agg AS (
-    SELECT user_id,
-           COUNT(*) AS games,
-           SUM(winner) AS wins,
-           SUM(total) AS points,
-           SUM(hands) AS hands,
-           SUM(exact_bids) AS exact,
-           MAX(total) AS best_game,
-           MAX(CASE WHEN winner = 0 THEN game_id END) AS last_loss
-    FROM game_seats INDEXED BY game_seats_human
-    WHERE guild_id = :guild AND user_id IS NOT NULL {user_filter}
-    GROUP BY user_id
-    HAVING COUNT(*) >= :min_games
-)
-SELECT a.user_id,
-       COALESCE(p.display_name, CAST(a.user_id AS TEXT)) AS name,
-       a.games,
-       a.wins,
-       1.0 * a.wins / a.games AS win_rate,
-       1.0 * a.points / a.games AS avg_points,
-       1.0 * a.points / NULLIF(a.hands, 0) AS points_per_hand,
-       1.0 * a.exact / NULLIF(a.hands, 0) AS bid_accuracy,
-       a.best_game,
-       (SELECT COUNT(*) FROM game_seats s INDEXED BY game_seats_human
-        WHERE s.guild_id = :guild AND s.user_id = a.user_id
-          AND s.game_id > COALESCE(a.last_loss, 0)) AS streak,
+SELECT t.user_id,
+       COALESCE(p.display_name, CAST(t.user_id AS TEXT)) AS name,
+       t.games,
+       t.wins,
+       1.0 * t.wins / t.games AS win_rate,
+       1.0 * t.points / t.games AS avg_points,
+       1.0 * t.points / NULLIF(t.hands, 0) AS points_per_hand,
+       1.0 * t.exact_bids / NULLIF(t.hands, 0) AS bid_accuracy,
+       t.best_game,
+       t.streak,
        COALESCE(p.mu - 3 * p.sigma, :mu0 - 3 * :sigma0) AS rating,
        COALESCE(p.mu, :mu0) AS mu,
        COALESCE(p.sigma, :sigma0) AS sigma,
-       COALESCE(p.rated_games, 0) AS rated_games
-FROM agg a LEFT JOIN players p ON p.guild_id = :guild AND p.user_id = a.user_id
+       COALESCE(p.rated_games, 0) AS rated_games,
+       t.best_game_id
+FROM player_totals t
+LEFT JOIN players p ON p.guild_id = t.guild_id AND p.user_id = t.user_id
+WHERE t.guild_id = :guild AND t.games >= :min_games {user_filter}
 """
 
 
 def _row_to_stats(row: Sequence[Any]) -> PlayerStats:
     return PlayerStats(*row)
+
+
+async def add_game(
+    db: aiosqlite.Connection,
+    guild_id: int,
+    game_id: int,
+    seats: Sequence[SeatResult],
+    hands: int,
+    exact_bids: Sequence[int],
+) -> None:
+    """Add one finished game to its humans' totals (inside finish_game's transaction)."""
+    await db.executemany(
+        "INSERT INTO player_totals (guild_id, user_id, games, wins, points, hands, exact_bids,"
+        " best_game, best_game_id, streak, last_game_id) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, user_id) DO UPDATE SET"
+        " games = games + 1,"
+        " wins = wins + excluded.wins,"
+        " points = points + excluded.points,"
+        " hands = hands + excluded.hands,"
+        " exact_bids = exact_bids + excluded.exact_bids,"
+        " best_game_id = CASE WHEN excluded.best_game >= best_game"
+        "     THEN excluded.best_game_id ELSE best_game_id END,"
+        " best_game = MAX(best_game, excluded.best_game),"
+        " streak = CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END,"
+        " last_game_id = excluded.last_game_id",
+        [
+            (
+                guild_id,
+                s.user_id,
+                int(s.winner),
+                s.total,
+                hands,
+                exact_bids[s.seat],
+                s.total,
+                game_id,
+                int(s.winner),
+                game_id,
+            )
+            for s in seats
+            if s.user_id is not None
+        ],
+    )
 
 
 async def leaderboard(
@@ -114,7 +145,7 @@ async def leaderboard(
         raise ValueError("limit must be at least 1")
     rows = await db.execute_fetchall(
         _STATS_SQL.format(user_filter="")
-        + f" ORDER BY {sort} DESC, a.games DESC, a.user_id LIMIT :limit",
+        + f" ORDER BY {sort} DESC, t.games DESC, t.user_id LIMIT :limit",
         {
             "guild": guild_id,
             "min_games": max(1, min_games),
@@ -132,16 +163,6 @@ async def player_stats(
     """One human's stats in one server, or None when they have no finished game there."""
     params = {"guild": guild_id, "user": user_id, "min_games": 1, "mu0": mu0, "sigma0": sigma0}
     rows = list(
-        await db.execute_fetchall(_STATS_SQL.format(user_filter="AND user_id = :user"), params)
+        await db.execute_fetchall(_STATS_SQL.format(user_filter="AND t.user_id = :user"), params)
     )
-    if not rows:
-        return None
-    best = list(
-        await db.execute_fetchall(
-            "SELECT game_id FROM game_seats WHERE guild_id = ? AND user_id = ?"
-            " ORDER BY total DESC, game_id DESC LIMIT 1",
-            (guild_id, user_id),
-        )
-    )
-    stats = _row_to_stats(rows[0])
-    return replace(stats, best_game_id=best[0][0] if best else None)
+    return _row_to_stats(rows[0]) if rows else None

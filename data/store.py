@@ -53,6 +53,26 @@ class RecordedGame:
     rating_changes: list[RatingChange]
 
 
+async def record_game(
+    db: aiosqlite.Connection,
+    *,
+    table_id: int | None,
+    guild_id: int,
+    channel_id: int,
+    game: FinishedGame,
+    now: float,
+) -> RecordedGame:
+    """Store a finished game's rows, add it to its humans' totals, rate them (in the caller's
+    transaction: finish_game's, or a benchmark's bulk load)."""
+    game_id = await results.insert_game(
+        db, table_id=table_id, guild_id=guild_id, channel_id=channel_id, game=game, now=now
+    )
+    exact = results.exact_bids(game)
+    await stats.add_game(db, guild_id, game_id, game.seats, len(game.hands), exact)
+    changes = await results.rate_game(db, guild_id, game.seats, now)
+    return RecordedGame(game_id, changes)
+
+
 class Store:
     """Tables in progress, finished games, leaderboards and server settings in one SQLite file.
 
@@ -281,10 +301,10 @@ class Store:
         """Record a finished game, all in ONE transaction.
 
         Saves the table (its final snapshot) with status FINISHED and the final action, stores
-        the scoresheet, totals, placings and winners, and updates the humans' ratings in the
-        table's server. Returns the game id and the rating changes (empty when fewer than two
-        humans played). Raises StoreError for a result that contradicts itself or a table that
-        is no longer open (so a game is never counted twice).
+        the scoresheet, totals, placings and winners, and updates the humans' running totals and
+        ratings in the table's server. Returns the game id and the rating changes (empty when
+        fewer than two humans played). Raises StoreError for a result that contradicts itself
+        or a table that is no longer open (so a game is never counted twice).
         """
         result.check()
 
@@ -292,7 +312,7 @@ class Store:
             await tables.update_table(db, replace(table, status=TableStatus.FINISHED), now)
             if action is not None:
                 await tables.append_action(db, table.id, action, now)
-            game_id = await results.insert_game(
+            return await record_game(
                 db,
                 table_id=table.id,
                 guild_id=table.guild_id,
@@ -300,8 +320,6 @@ class Store:
                 game=result,
                 now=now,
             )
-            changes = await results.rate_game(db, table.guild_id, result.seats, now)
-            return RecordedGame(game_id, changes)
 
         return await self._write(body)
 

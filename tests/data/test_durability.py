@@ -120,12 +120,14 @@ def check_database(path: Path, acknowledged: list[str]) -> None:
             " WHERE status IN ('lobby', 'playing') GROUP BY channel_id)"
         ).fetchone()[0]
         assert open_per_channel in (None, 1)
-        # Ratings moved once per finished game, in the same transaction as its results.
+        # Ratings and running totals moved once per finished game, with its results.
         rated = db.execute("SELECT COALESCE(SUM(rated_games), 0) FROM players").fetchone()[0]
         humans = db.execute(
             "SELECT COUNT(*) FROM game_seats WHERE user_id IS NOT NULL"
         ).fetchone()[0]
         assert rated == humans
+        totals = db.execute("SELECT COALESCE(SUM(games), 0) FROM player_totals").fetchone()[0]
+        assert totals == humans
 
 
 @pytest.mark.parametrize("database", range(DATABASES))

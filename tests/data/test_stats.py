@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+import aiosqlite
 import pytest
 
-from data import SORT_KEYS, Store
+from data import SORT_KEYS, FinishedGame, PlayerStats, Store, connection, results
+from data.connection import migrations, split_statements
 
 from .conftest import result
 from .test_results import finish
@@ -93,3 +99,70 @@ async def test_bad_input_gets_an_empty_result_or_a_clear_error(store: Store) -> 
 async def test_computer_only_games_list_nobody(store: Store) -> None:
     await finish(store, result([30, 20, 10], [None, None, None]))
     assert await store.leaderboard(1) == []
+
+
+def random_game(rng: random.Random, users: Sequence[int]) -> FinishedGame:
+    """3-5 seats, some computers, random hands; ties and computer winners happen."""
+    count = rng.randint(3, 5)
+    seats: list[int | None] = [*rng.sample(list(users), rng.randint(1, count))]
+    seats += [None] * (count - len(seats))
+    rng.shuffle(seats)
+    hands = [
+        (tuple(rng.randint(0, 2) for _ in seats), tuple(rng.randint(0, 2) for _ in seats))
+        for _ in range(rng.randint(0, 4))
+    ]
+    totals = [rng.choice([10, 20, 30]) for _ in seats]
+    return result(totals, seats, hands=hands)
+
+
+async def board(store: Store, guild_id: int) -> list[PlayerStats]:
+    return await store.leaderboard(guild_id, sort="wins", limit=1000)
+
+
+async def test_running_totals_match_the_definition_over_all_games(store: Store) -> None:
+    """The totals kept per game equal migration 0002's backfill over game_seats."""
+    rng = random.Random(5)
+    for _ in range(60):
+        await finish(store, random_game(rng, range(1, 9)), guild_id=rng.choice([1, 2]))
+    kept = [await board(store, 1), await board(store, 2)]
+    backfill = split_statements(migrations()[1].sql)[-1]
+    await store._writer.execute("DELETE FROM player_totals")
+    await store._writer.execute(backfill)
+    assert [await board(store, 1), await board(store, 2)] == kept
+    assert sum(row.games for rows in kept for row in rows) > 60
+
+
+async def test_upgrading_a_version_1_database_backfills_the_totals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(9)
+    games = [random_game(rng, range(1, 6)) for _ in range(25)]
+
+    native = await Store.open(tmp_path / "native.sqlite3")
+    for game in games:
+        await finish(native, game)
+    expected = await board(native, 1)
+    await native.close()
+
+    path = tmp_path / "old.sqlite3"
+    first = migrations()[:1]
+    monkeypatch.setattr(connection, "migrations", lambda: first)
+    old = await Store.open(path)
+    assert await old.schema_version() == 1
+    for game in games:  # what version 1 of finish_game wrote
+        async def body(db: aiosqlite.Connection, now: float, game: FinishedGame = game) -> None:
+            await results.insert_game(
+                db, table_id=None, guild_id=1, channel_id=1, game=game, now=now
+            )
+            await results.rate_game(db, 1, game.seats, now)
+
+        await old._write(body)
+    await old.close()
+    monkeypatch.undo()
+
+    upgraded = await Store.open(path)
+    try:
+        assert await upgraded.schema_version() == 2
+        assert await board(upgraded, 1) == expected
+    finally:
+        await upgraded.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,7 +90,31 @@ class Acting:
         return table and self.post_table
 
 
-ACTING: ContextVar[Acting | None] = ContextVar("ohhell_acting", default=None)
+@dataclass(eq=False)
+class ActingRef:
+    """What the context variable holds: a box emptied once the action is answered.
+
+    Tasks spawned during an action (the service's turn timer, computer moves, message
+    updates) copy the context; through the box they keep a few bytes, not the interaction
+    with its parsed message (hundreds of objects per table otherwise stay alive for nothing).
+    """
+
+    acting: Acting | None
+
+
+ACTING: ContextVar[ActingRef | None] = ContextVar("ohhell_acting", default=None)
+
+
+@contextlib.contextmanager
+def acting_as(acting: Acting) -> Iterator[None]:
+    """Mark the current task as performing `acting` until the block ends."""
+    ref = ActingRef(acting)
+    token = ACTING.set(ref)
+    try:
+        yield
+    finally:
+        ACTING.reset(token)
+        ref.acting = None
 
 
 def current_acting(table_id: int) -> Acting | None:
@@ -98,7 +123,8 @@ def current_acting(table_id: int) -> Acting | None:
     Tasks spawned during an action (computer moves, timers) inherit the context variable;
     checking the task keeps them from answering someone else's interaction.
     """
-    acting = ACTING.get()
+    ref = ACTING.get()
+    acting = ref.acting if ref is not None else None
     if acting is None or acting.task is not asyncio.current_task():
         return None
     if acting.table_id is not None and acting.table_id != table_id:

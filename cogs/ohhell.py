@@ -21,7 +21,7 @@ from bot.errors import TableError
 from bot.models import COMPUTER_LEVELS, TableOptions, TableView
 from cogs import render, views
 from cogs.errors import report
-from cogs.interact import ACTING, Acting, answer
+from cogs.interact import Acting, acting_as, answer
 from cogs.presenter import DiscordPresenter
 from engine import Card, Phase, Rules
 
@@ -105,13 +105,12 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                    hand: int | None = None) -> None:
         """Perform one action and answer it (see cogs.interact for why it is done this way)."""
         acting = Acting(interaction, table_id, post_table=post_table, ephemeral=not post_table)
-        token = ACTING.set(acting)
         acting.start()
         try:
             try:
-                result = await call()
+                with acting_as(acting):
+                    result = await call()
             finally:
-                ACTING.reset(token)
                 await acting.settle()
         except TableError as err:
             acting.responded.set()

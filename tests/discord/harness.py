@@ -73,6 +73,7 @@ class Call:
     audience: int | None = PUBLIC  # who can read the body: PUBLIC, or one user id
     interaction_user: int | None = None  # set for interaction webhooks
     message_id: int | None = None  # the message created or edited, when there is one
+    interaction_id: int | None = None  # the interaction a webhook call answers
 
     @property
     def body(self) -> dict[str, Any]:
@@ -142,6 +143,7 @@ class FakeDiscord:
         self.errors: list[logging.LogRecord] = []
         self.on_call: Callable[[Call], None] | None = None
         self.synced: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global)
+        self.record = True  # keep calls in `calls` and `log` (a benchmark turns it off)
 
     # ---------- test controls ----------
     def fail_once(self, method: str, path: str, status: int, code: int, text: str = "fake") -> None:
@@ -151,6 +153,14 @@ class FakeDiscord:
     def take(self) -> list[Call]:
         out, self.calls = self.calls, []
         return out
+
+    def forget(self, payload: dict[str, Any]) -> None:
+        """Drop an answered interaction's context (a long benchmark must not grow forever)."""
+        ctx = self.interactions.pop(int(payload["id"]), None)
+        self.tokens.pop(payload["token"], None)
+        if ctx is not None and ctx.original is not None and ctx.original != ctx.source:
+            self.messages.pop(ctx.original, None)  # an ephemeral answer nobody clicks again
+            self.audience.pop(ctx.original, None)
 
     def dm_of(self, user_id: int) -> int | None:
         return self.dm_channels.get(user_id)
@@ -198,8 +208,9 @@ class FakeDiscord:
             self._record(call)
 
     def _record(self, call: Call) -> None:
-        self.calls.append(call)
-        self.log.append(call)
+        if self.record:
+            self.calls.append(call)
+            self.log.append(call)
         if self.on_call is not None:
             self.on_call(call)
 
@@ -254,6 +265,7 @@ class FakeDiscord:
     def _callback(self, call: Call, route: Any) -> Any:
         iid = int(route.webhook_id)
         ctx = self.interactions[iid]
+        call.interaction_id = iid
         ctx.responses += 1
         if ctx.responses > 1:
             raise _error(400, 40060, "Interaction has already been acknowledged.")
@@ -288,7 +300,7 @@ class FakeDiscord:
     def _webhook_message(self, call: Call, route: Any) -> Any:
         iid = self.tokens[route.webhook_token]
         ctx = self.interactions[iid]
-        call.interaction_user = ctx.user_id
+        call.interaction_user, call.interaction_id = ctx.user_id, iid
         if ctx.responses == 0:
             raise _error(404, 10015, "Unknown Webhook (the interaction was never answered)")
         j = call.json or {}
@@ -566,6 +578,11 @@ class Harness:
         self.state.parsers[event](payload)
         await drain()
         return self.fake.take()
+
+    def fire(self, payload: dict[str, Any], event: str = "INTERACTION_CREATE") -> None:
+        """Feed one gateway event and return at once (a benchmark waits for what it needs)."""
+        wh_async.async_context.set(self.adapter)
+        self.state.parsers[event](payload)
 
     async def dispatch_many(self, payloads: list[dict[str, Any]]) -> list[Call]:
         """Several interactions arriving together (a double click): parse all, then drain."""

@@ -56,3 +56,17 @@ async def test_a_game_with_computer_seats(h: Harness) -> None:
     calls = await d.slash("ohhell stats", alice)
     assert "Games **1**" in calls[0].body["embeds"][0]["description"]
     assert not watch.leaks, watch.leaks
+
+
+async def test_variant_phases_through_controls(h: Harness) -> None:
+    """dealer_picks (trump buttons in the dealer's DM) and ouch (a discard select)."""
+    watch = PrivacyWatch(h)
+    for preset, channel in (("dealer_picks", h.channel), ("ouch", h.add_channel())):
+        people = [h.member(f"{preset}{i}") for i in range(3)]
+        d = Driver(h, people, channel=channel, seed=4)
+        await d.lobby(preset=preset, max_cards=3)
+        await d.play_out("controls")
+        assert d.view() is None
+    used = " ".join(str(c.json) for c in h.fake.log if c.path.endswith("/messages"))
+    assert "ohhell:trump:" in used and "ohhell:discard:" in used
+    assert not watch.leaks, watch.leaks

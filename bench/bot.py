@@ -32,9 +32,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import Settings, create_bot  # noqa: E402
-from engine import Phase  # noqa: E402
-from tests.discord.harness import Call, Harness, Member  # noqa: E402
+from bot import Settings, create_bot
+from engine import Phase
+from tests.discord.harness import Call, Harness, Member
 
 
 class Bench:

@@ -180,7 +180,7 @@ class DiscordPresenter:
                 continue
             slot = ts.dms.get(uid)
             if slot is not None and (slot.hand != st.hand_number or not view.status.active):
-                if slot.controls or seat.seat in touched or everyone:
+                if slot.controls:  # only a DM still offering moves needs a last edit
                     slot.final = True
                     self._update(slot, view, None, acting)
                 del ts.dms[uid]

@@ -120,7 +120,7 @@ def _options_text(view: TableView) -> str:
 def _title(view: TableView) -> str:
     rules = view.rules
     name = rules.title if rules is not None else _preset_title(view.options.preset)
-    return f"Oh Hell · {name}"
+    return name if "oh" in name.lower() else f"Oh Hell · {name}"
 
 
 def _preset_title(name: str) -> str:
@@ -199,10 +199,8 @@ def _playing(view: TableView, extras: TableExtras) -> Render:
     if st.current_trick:
         e.add_field(name=f"Trick {st.trick_number}", value=trick_text(st.current_trick, seats),
                     inline=False)
-    if st.last_trick and sum(st.tricks_won) > 0:
-        winner = _last_winner(st.last_trick, st.tricks_won, view)
-        e.add_field(name="Last trick" + (f": {winner}" if winner else ""),
-                    value=trick_text(st.last_trick, seats), inline=False)
+    if st.last_trick and sum(st.tricks_won) > 0:  # only while its hand is in play
+        e.add_field(name="Last trick", value=trick_text(st.last_trick, seats), inline=False)
     if st.scoresheet:
         rec = st.scoresheet[-1]
         e.add_field(name=f"Hand {rec.hand_number} result", value=record_line(rec, seats),
@@ -215,11 +213,6 @@ def _tricks_in_hand(view: TableView) -> int:
     st = view.state
     assert st is not None
     return st.hand_size - (view.rules.discards_for(st.players) if view.rules else 0)
-
-
-def _last_winner(trick: Sequence[tuple[int, Card]], won: Sequence[int],
-                 view: TableView) -> str | None:
-    return None  # the trick's winner is said in the notes (TrickWon), not recomputed here
 
 
 def record_line(rec: Any, seats: Sequence[SeatView]) -> str:
@@ -249,12 +242,10 @@ def _finished(view: TableView, extras: TableExtras) -> Render:
                 line += f" · rating {_rating(ratings[s.user_id])}"
             lines.append(line)
         e.add_field(name="Final standings", value="\n".join(lines)[:1024], inline=False)
-    st = view.state
-    if st is not None and st.scoresheet:
-        rec = st.scoresheet[-1]
-        e.add_field(name=f"Hand {rec.hand_number} result", value=record_line(rec, view.seats),
-                    inline=False)
-    e.set_footer(text="/ohhell scores shows the whole scoresheet · /ohhell leaderboard")
+    sheet = scoresheet_text(view, 3000)
+    if sheet:
+        e.description = f"{e.description or ''}\n\n{sheet}"
+    e.set_footer(text="/ohhell leaderboard · /ohhell stats")
     return Render(e, None)
 
 
@@ -293,6 +284,12 @@ def hand_message(view: TableView, pv: PlayerView, *, dm: bool) -> Render:
     bid = pv.bids[pv.seat]
     if bid is not None:
         lines.append(f"You bid **{bid}** and have won **{pv.tricks_won[pv.seat]}**.")
+    elif pv.scoresheet:  # the new hand's DM also says how the last one went
+        rec = pv.scoresheet[-1]
+        made = "made it" if rec.made[pv.seat] else "missed"
+        lines.append(f"Hand {rec.hand_number}: you bid {rec.bids[pv.seat]} and took "
+                     f"{rec.tricks[pv.seat]}, {made}: {rec.points[pv.seat]:+d} "
+                     f"(total {rec.totals[pv.seat]}).")
     legal = pv.legal_cards if pv.to_act and pv.phase is Phase.PLAYING else ()
     if pv.blind and not pv.hand:
         lines.append("This is a blind hand: you bid before you see your cards.")
@@ -360,27 +357,33 @@ DM_CLOSED_NOTICE = ("I cannot send you direct messages, so your cards will not c
 # ---- other commands -----------------------------------------------------------------------------
 
 
-def scoresheet(view: TableView) -> discord.Embed:
-    """The scoresheet so far: one line per hand, bid/tricks and running totals per player."""
+def scoresheet_text(view: TableView, limit: int = 3900) -> str:
+    """The scoresheet as a monospace table: per hand, bid/tricks, made (+) or missed (-), and
+    the running total per player; the latest hands when it is too long."""
     st = view.state
-    e = discord.Embed(title=f"{_title(view)} · scoresheet", colour=BLUE)
     if st is None or not st.scoresheet:
-        e.description = "No hand has been scored yet."
-        return e
+        return ""
     names = [s.name[:8] for s in view.seats]
     width = max(8, *(len(n) for n in names))
     head = "Hand " + " ".join(n.rjust(width) for n in names)
-    rows = [head]
+    rows = []
     for rec in st.scoresheet:
         cells = []
         for i in range(len(names)):
             mark = "+" if rec.made[i] else "-"
             cells.append(f"{rec.bids[i]}/{rec.tricks[i]}{mark} {rec.totals[i]}".rjust(width))
         rows.append(f"{rec.hand_number:>3}  " + " ".join(cells))
-    body = "\n".join(rows)
-    if len(body) > 3900:  # keep within an embed: the latest hands matter most
-        body = "\n".join([head, "  ...", *rows[-(3900 // (len(head) + 1)) + 2:]])
-    e.description = f"bid/tricks, + made, - missed, then the running total\n```\n{body}\n```"
+    keep = max(1, (limit - 80) // (len(head) + 1) - 1)
+    if len(rows) > keep:
+        rows = ["  ...", *rows[-keep:]]
+    body = "\n".join([head, *rows])
+    return f"bid/tricks, + made, - missed, then the running total\n```\n{body}\n```"
+
+
+def scoresheet(view: TableView) -> discord.Embed:
+    """`/ohhell scores`: the scoresheet so far."""
+    e = discord.Embed(title=f"{_title(view)} · scoresheet", colour=BLUE)
+    e.description = scoresheet_text(view) or "No hand has been scored yet."
     return e
 
 

@@ -4,7 +4,8 @@ Knows rows and engine types, never Discord. The bot uses only what is exported h
 
     store = await Store.open(path)                 # folder, WAL, FKs, migrations; SchemaTooNew
     table = await store.create_table(guild_id=..., channel_id=..., host_id=...,
-                                     rules_json=rules.model_dump_json(), seats=[Seat(...)])
+                                     rules_json=rules.model_dump_json(), seats=[Seat(...)],
+                                     meta={...})  # meta: the bot's own JSON object, kept whole
     table = replace(table, status=TableStatus.PLAYING, snapshot_json=game.to_json(), ...)
     await store.save_table(table, Action("bid", seat=2, user_id=..., payload={"bid": 3}))
     loaded = await store.load_active_tables()      # .ok to resume, .broken (marked, with reason)

@@ -14,12 +14,12 @@ import asyncio
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -198,11 +198,13 @@ class Store:
         message_id: int | None = None,
         status: TableStatus = TableStatus.LOBBY,
         action: Action | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> TableRecord:
         """Store a new table (usually a lobby) and return it with its id.
 
         Raises ChannelBusy when the channel already has an open table (one table per channel).
         The optional action (e.g. "open") starts the table's log in the same transaction.
+        meta: the caller's own data about the table (a JSON object; default {}), saved with it.
         """
 
         async def body(db: aiosqlite.Connection, now: float) -> TableRecord:
@@ -217,6 +219,7 @@ class Store:
                     message_id=message_id,
                     status=status,
                     now=now,
+                    meta=meta,
                 )
             except sqlite3.IntegrityError as err:
                 if "game_tables.channel_id" in str(err):
@@ -231,7 +234,8 @@ class Store:
         return await self._write(body)
 
     async def save_table(self, table: TableRecord, action: Action | None = None) -> int | None:
-        """Save the whole table (status, seats, snapshot, message ids, deadline) and log action.
+        """Save the whole table (status, seats, snapshot, message ids, deadline, meta) and log
+        action.
 
         Both land in ONE transaction: after this returns, the action and the state it led to are
         committed together (or, if it raises, neither is). Returns the action's log id (None

@@ -60,7 +60,9 @@ class TableRecord:
 
     turn_deadline is unix time in seconds (time.time()), or None when no timer runs.
     snapshot_json is Game.to_json() (None in the lobby, before the deal); rules_json is
-    Rules.model_dump_json().
+    Rules.model_dump_json(). meta is the service's own data about the table (any JSON
+    object: its options, per-seat flags...), saved and read back whole; the store never looks
+    inside it. Tables stored before migration 0003 read back with meta {}.
     """
 
     id: int
@@ -77,6 +79,7 @@ class TableRecord:
     saves: int = 0
     created_at: float = 0.0
     updated_at: float = 0.0
+    meta: dict[str, Any] = field(default_factory=dict)
 
     @property
     def is_open(self) -> bool:
@@ -143,7 +146,7 @@ def engine_validator(table: TableRecord) -> None:
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, rules_json, message_id, snapshot_json, "
-    "turn_deadline, broken_reason, saves, created_at, updated_at, seats_json"
+    "turn_deadline, broken_reason, saves, created_at, updated_at, seats_json, meta_json"
 )
 
 
@@ -162,21 +165,40 @@ def seats_from_json(text: str) -> tuple[Seat, ...]:
     return tuple(Seat(**row) for row in json.loads(text))
 
 
+def meta_to_json(meta: Mapping[str, Any]) -> str:
+    """A table's meta as stored: a JSON object. Refuses anything else."""
+    if not isinstance(meta, Mapping):
+        raise StoreError(f"table meta must be a mapping, not {type(meta).__name__}")
+    return json.dumps(dict(meta), separators=(",", ":"))
+
+
+def meta_from_json(text: str) -> dict[str, Any]:
+    """A table's meta as stored; raises ValueError when it is not a JSON object."""
+    meta = json.loads(text)
+    if not isinstance(meta, dict):
+        raise ValueError(f"table meta is not a JSON object: {text[:80]}")
+    return meta
+
+
 def table_from_row(row: Sequence[Any]) -> TableRecord:
-    """A stored row as a TableRecord; raises when its seats cannot be read."""
-    return _record(row, seats_from_json(row[13]))
+    """A stored row as a TableRecord; raises when its seats or meta cannot be read."""
+    return _record(row, seats_from_json(row[13]), meta_from_json(row[14]))
 
 
 def broken_from_row(row: Sequence[Any], reason: str) -> TableRecord:
-    """A stored row as a broken TableRecord; seats that cannot be read are left out."""
+    """A stored row as a broken TableRecord; seats or meta that cannot be read are left out."""
     try:
         seats = seats_from_json(row[13])
     except (TypeError, ValueError):
         seats = ()
-    return replace(_record(row, seats), status=TableStatus.BROKEN, broken_reason=reason)
+    try:
+        meta = meta_from_json(row[14])
+    except (TypeError, ValueError):
+        meta = {}
+    return replace(_record(row, seats, meta), status=TableStatus.BROKEN, broken_reason=reason)
 
 
-def _record(row: Sequence[Any], seats: tuple[Seat, ...]) -> TableRecord:
+def _record(row: Sequence[Any], seats: tuple[Seat, ...], meta: dict[str, Any]) -> TableRecord:
     return TableRecord(
         id=row[0],
         guild_id=row[1],
@@ -192,6 +214,7 @@ def _record(row: Sequence[Any], seats: tuple[Seat, ...]) -> TableRecord:
         created_at=row[11],
         updated_at=row[12],
         seats=seats,
+        meta=meta,
     )
 
 
@@ -206,6 +229,7 @@ async def insert_table(
     message_id: int | None,
     status: TableStatus,
     now: float,
+    meta: Mapping[str, Any] | None = None,
 ) -> int:
     """Insert a new table with its seats; refuse a second open table in one channel."""
     if status in OPEN_STATUSES:
@@ -217,7 +241,7 @@ async def insert_table(
             raise ChannelBusy(channel_id)
     cursor = await db.execute(
         "INSERT INTO game_tables (guild_id, channel_id, host_id, status, rules_json, message_id,"
-        " seats_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " seats_json, meta_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             guild_id,
             channel_id,
@@ -226,6 +250,7 @@ async def insert_table(
             rules_json,
             message_id,
             seats_to_json(seats),
+            meta_to_json(meta if meta is not None else {}),
             now,
             now,
         ),
@@ -243,7 +268,7 @@ async def update_table(db: aiosqlite.Connection, table: TableRecord, now: float)
     """
     cursor = await db.execute(
         "UPDATE game_tables SET host_id = ?, status = ?, rules_json = ?, message_id = ?,"
-        " snapshot_json = ?, seats_json = ?, turn_deadline = ?, broken_reason = ?,"
+        " snapshot_json = ?, seats_json = ?, meta_json = ?, turn_deadline = ?, broken_reason = ?,"
         " saves = saves + 1, updated_at = ? WHERE id = ? AND status IN ('lobby', 'playing')",
         (
             table.host_id,
@@ -252,6 +277,7 @@ async def update_table(db: aiosqlite.Connection, table: TableRecord, now: float)
             table.message_id,
             table.snapshot_json,
             seats_to_json(table.seats),
+            meta_to_json(table.meta),
             table.turn_deadline,
             table.broken_reason,
             now,

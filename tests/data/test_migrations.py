@@ -147,3 +147,56 @@ def test_a_program_that_forgets_to_close_the_store_still_exits(tmp_path: Path) -
         timeout=120,  # a hang detector, not a timing assertion
     )
     assert done.returncode == 3, done.stderr.decode()
+
+
+async def test_upgrade_from_version_2_keeps_tables_loadable(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database written before 0003 (no meta column) opens, upgrades and resumes its tables;
+    their meta reads back as {} and can be saved from then on."""
+    from dataclasses import replace
+
+    from data import TableStatus
+
+    shipped = migrations()
+    monkeypatch.setattr(connection, "migrations", lambda: shipped[:2])
+    await (await Store.open(db_path)).close()
+    with sqlite3.connect(db_path) as db:  # rows as the version-2 code wrote them
+        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 2
+        seats = '[{"name":"Ann","user_id":11,"computer_level":null,"hand_message_id":null,' \
+            '"dm_channel_id":null,"timeouts":0},{"name":"Bot 1","user_id":null,' \
+            '"computer_level":"easy","hand_message_id":null,"dm_channel_id":null,"timeouts":0}]'
+        table_id = db.execute(
+            "INSERT INTO game_tables (guild_id, channel_id, host_id, status, rules_json,"
+            " seats_json, created_at, updated_at) VALUES (1, 100, 11, 'lobby', ?, ?, 1, 1)",
+            ('{"name": "classic"}', seats),
+        ).lastrowid
+        db.execute(
+            "INSERT INTO action_log (table_id, seat, user_id, action, payload_json, at)"
+            " VALUES (?, 0, 11, 'open', '{\"options\":{\"bots\":1}}', 1)",
+            (table_id,),
+        )
+    with sqlite3.connect(db_path) as db:
+        columns = [row[1] for row in db.execute("PRAGMA table_info(game_tables)")]
+    assert "meta_json" not in columns
+
+    monkeypatch.setattr(connection, "migrations", lambda: shipped)
+    store = await Store.open(db_path)
+    try:
+        assert await store.schema_version() == latest_version() >= 3
+        loaded = await store.load_active_tables(validate=lambda table: None)
+        assert loaded.broken == []
+        [table] = loaded.ok
+        assert table.id == table_id and table.meta == {}
+        assert [(s.name, s.user_id, s.computer_level) for s in table.seats] == [
+            ("Ann", 11, None),
+            ("Bot 1", None, "easy"),
+        ]
+        assert [a.action for a in await store.actions(table.id)] == ["open"]
+        await store.save_table(replace(table, meta={"options": {"bots": 1}, "x": [1]}))
+        stored = await store.get_table(table.id)
+        assert stored is not None and stored.meta == {"options": {"bots": 1}, "x": [1]}
+        assert stored.status is TableStatus.LOBBY
+    finally:
+        await store.close()
+    assert [row[1] for row in version_rows(db_path)] == [m.name for m in shipped]

@@ -313,3 +313,26 @@ async def test_a_closed_store_says_so(db_path: Path) -> None:
         await store.get_table(1)
     with pytest.raises(StoreError, match="closed"):
         await store.save_settings(GuildSettings(1))
+
+
+async def test_meta_is_saved_and_read_back_whole(store: Store) -> None:
+    table = await store.create_table(
+        guild_id=1, channel_id=100, host_id=11, rules_json=RULES_JSON,
+        seats=[Seat("Ann", user_id=11)], meta={"options": {"preset": "classic"}},
+    )
+    assert table.meta == {"options": {"preset": "classic"}}
+    assert (await store.get_table(table.id)) == table
+    meta = {"options": {"preset": "oh_pshaw"}, "dm_failed_seats": [0]}
+    await store.save_table(replace(table, meta=meta), Action("dm_failed", seat=0))
+    [loaded] = (await store.load_active_tables()).ok
+    assert loaded.meta == meta
+    plain = await new_table(store, channel_id=101)
+    assert plain.meta == {}
+
+
+async def test_meta_must_be_a_json_object(store: Store, db_path: Path) -> None:
+    table = await new_table(store)
+    with pytest.raises(StoreError, match="mapping"):
+        await store.save_table(replace(table, meta=[1, 2]))  # type: ignore[arg-type]
+    with sqlite3.connect(db_path) as db, pytest.raises(sqlite3.IntegrityError):
+        db.execute("UPDATE game_tables SET meta_json = '[1]' WHERE id = ?", (table.id,))

@@ -192,6 +192,7 @@ class TableService:
                     for s in seats
                 ],
                 action=Action("open", seat=0, user_id=host_id, payload=payload),
+                meta={"options": payload["options"], "dm_failed_seats": []},
             )
         except ChannelBusy:
             raise TableError("There is already a table in this channel.") from None
@@ -423,7 +424,7 @@ class TableService:
             return
         t.seats[seat].dm_failed = True
         t.seats[seat].dm_message_id = None
-        t.pending_log.append(("dm_failed", {"user_id": user_id}))
+        t.pending_log.append(("dm_failed", {"user_id": user_id}))  # audit; state is in meta
         self._flush_soon(t)
 
     # ---- life cycle ----------------------------------------------------------------------------
@@ -467,17 +468,13 @@ class TableService:
         return report
 
     async def _rebuild(self, record: TableRecord) -> LiveTable:
-        """A LiveTable from its row, with options and DM failures from its action log."""
-        options = TableOptions()
-        failed: set[int] = set()
-        for entry in await self.store.actions(record.id):
-            if entry.action == "open":
-                options = TableOptions.model_validate(entry.payload.get("options", {}))
-            elif entry.action == "dm_failed":
-                failed.add(int(entry.payload["user_id"]))
+        """A LiveTable from its row: options and DM failures come from the row's meta."""
+        if "options" in record.meta:
+            options = TableOptions.model_validate(record.meta["options"])
+        else:
+            record = await self._meta_from_log(record)
+            options = TableOptions.model_validate(record.meta["options"])
         t = LiveTable.from_record(record, options, self._timeout_of(options))
-        for s in t.seats:
-            s.dm_failed = s.user_id in failed
         if t.status is TableStatus.PLAYING and t.game is None:
             raise ValueError("a game in play has no snapshot")
         if t.game is not None and t.game.players != len(t.seats):
@@ -486,6 +483,22 @@ class TableService:
             # The warning moment may have passed while the bot was down: warn no more.
             t.warned = self.clock.now() >= t.deadline - timedelta(seconds=t.turn_timeout / 2)
         return t
+
+    async def _meta_from_log(self, record: TableRecord) -> TableRecord:
+        """FALLBACK for tables stored before migration 0003 (their meta is {}): read options
+        and DM failures back from the action log, as the service did then. The table's next
+        save writes them into meta, so this runs at most once per such table that acts.
+        Remove once no database from before 0003 is in use."""
+        options: dict[str, Any] = {}
+        failed: set[int] = set()
+        for entry in await self.store.actions(record.id):
+            if entry.action == "open":
+                options = dict(entry.payload.get("options", {}))
+            elif entry.action == "dm_failed":
+                failed.add(int(entry.payload["user_id"]))
+        seats = [i for i, s in enumerate(record.seats) if s.user_id in failed]
+        meta = {**record.meta, "options": options, "dm_failed_seats": seats}
+        return replace(record, meta=meta)
 
     async def wait_idle(self) -> None:
         """Wait until no computer move or bookkeeping save is pending (tests, the terminal).

@@ -188,6 +188,14 @@ class LiveTable:
         rules = self.rules if self.rules is not None else Rules.preset(self.options.preset)
         return rules.model_dump_json()
 
+    def meta(self) -> dict[str, object]:
+        """The service's own data kept in the table row (TableRecord.meta, migration 0003):
+        the host's options and the seats whose DMs are closed."""
+        return {
+            "options": self.options.model_dump(mode="json"),
+            "dm_failed_seats": [i for i, s in enumerate(self.seats) if s.dm_failed],
+        }
+
     def record(self, autopilot_level: str) -> TableRecord:
         """The whole table as a store row."""
         return TableRecord(
@@ -202,16 +210,19 @@ class LiveTable:
             snapshot_json=self.game.to_json() if self.game is not None else None,
             turn_deadline=self.deadline.timestamp() if self.deadline is not None else None,
             saves=self.version,
+            meta=self.meta(),
         )
 
     @classmethod
     def from_record(
         cls, record: TableRecord, options: TableOptions, turn_timeout: int
     ) -> LiveTable:
-        """Rebuild a table from its stored row (options come from its "open" log entry)."""
+        """Rebuild a table from its stored row; `options` as read by the service (from the
+        row's meta). Seats listed in meta["dm_failed_seats"] get dm_failed."""
         status = TableStatus(record.status.value)
         game = Game.from_json(record.snapshot_json) if record.snapshot_json is not None else None
         rules = Rules.model_validate_json(record.rules_json) if game is not None else None
+        failed = {int(i) for i in record.meta.get("dm_failed_seats", ())}
         seats = [
             LiveSeat(
                 name=s.name,
@@ -221,8 +232,9 @@ class LiveTable:
                 timeouts=s.timeouts,
                 dm_message_id=s.hand_message_id,
                 dm_channel_id=s.dm_channel_id,
+                dm_failed=i in failed,
             )
-            for s in record.seats
+            for i, s in enumerate(record.seats)
         ]
         deadline = (
             datetime.fromtimestamp(record.turn_deadline, UTC)

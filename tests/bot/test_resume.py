@@ -6,6 +6,8 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.clock import ManualClock
 from bot.events import GameOver, TimedOut
 from bot.models import TableOptions, TableStatus
@@ -150,6 +152,71 @@ async def test_broken_table_is_reported_and_skipped(db_path: Path, clock: Manual
         assert [table_id for table_id, _ in report.broken] == [bad.table_id]
         assert service.find_table(CHANNEL + 1) is None
         assert service.table(good.table_id).state == good.state
+    finally:
+        await service.close()
+        await store.close()
+
+
+async def test_restart_reads_options_and_dm_failures_from_meta(
+    db_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    options = TableOptions(preset="oh_pshaw", bots=1, bot_level="easy", turn_timeout=30, seed=3)
+    tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
+    await service.join(tid, ALICE, "Alice")
+    service.set_dm_failed(tid, ALICE)
+    await service.wait_idle()
+    record = await store.get_table(tid)
+    assert record is not None
+    assert record.meta == {"options": options.model_dump(mode="json"), "dm_failed_seats": [2]}
+
+    service, store, _presenter = await _restart(service, store, db_path, clock)
+
+    async def no_log(*args: object, **kwargs: object) -> list[object]:
+        raise AssertionError("resuming a table written after 0003 reads no action log")
+
+    monkeypatch.setattr(store, "actions", no_log)
+    try:
+        report = await service.resume_all()
+        assert report.resumed == [tid]
+        view = service.table(tid)
+        assert view.options == options
+        assert [s.dm_failed for s in view.seats] == [False, False, True]
+        await service.deal(tid, HOST)
+        view = service.table(tid)
+        assert view.rules is not None and view.rules.name == "oh_pshaw"
+        assert view.seats[2].dm_failed
+    finally:
+        await service.close()
+        await store.close()
+
+
+async def test_table_from_before_meta_falls_back_to_the_log(
+    db_path: Path, clock: ManualClock
+) -> None:
+    """A table stored before migration 0003 has meta {}: options and DM failures come from
+    its action log, and the next save writes them into meta."""
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    options = TableOptions(preset="oh_pshaw", bots=1, turn_timeout=30)
+    tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
+    await service.join(tid, ALICE, "Alice")
+    service.set_dm_failed(tid, ALICE)
+    await service.wait_idle()
+    record = await store.get_table(tid)
+    assert record is not None
+    await store.save_table(replace(record, meta={}))  # as the old code left it
+
+    service, store, _presenter = await _restart(service, store, db_path, clock)
+    try:
+        await service.resume_all()
+        view = service.table(tid)
+        assert view.options == options and view.seats[2].dm_failed
+        await service.add_computer(tid, HOST)
+        record = await store.get_table(tid)
+        assert record is not None and record.meta["dm_failed_seats"] == [2]
+        assert TableOptions.model_validate(record.meta["options"]) == options
     finally:
         await service.close()
         await store.close()

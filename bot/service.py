@@ -9,6 +9,11 @@ Computer seats think in an executor (never on the event loop) and a run of compu
 published as one batch. A person who does not act in time gets a warning at half time, then
 the `medium` computer moves for them; after two timeouts in a row it keeps playing their seat
 (autopilot) until they act again. Deadlines are stored, so timers survive a restart.
+
+Where things live: this module has the public API and the act -> commit -> publish pipeline;
+bot/timers.py the turn timers (TimerMixin); bot/computer_runs.py the computer players' runs
+(ComputerRunsMixin); bot/moves.py applying a move to the engine; bot/table.py a table's live
+state and its store row.
 """
 
 from __future__ import annotations
@@ -20,12 +25,13 @@ import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from bot import computer
 from bot import options as options_
 from bot.clock import Clock, SystemClock
+from bot.computer_runs import ComputerRunsMixin
 from bot.errors import TableError
 from bot.events import (
     Event,
@@ -37,24 +43,20 @@ from bot.events import (
     Standing,
     TableCancelled,
     TableOpened,
-    TimedOut,
-    TimerWarning,
     TurnChanged,
 )
 from bot.models import TableOptions, TableStatus, TableView
+from bot.moves import apply_move, move_payload, sentence
 from bot.narrate import ACTION_OF_PHASE, SIMULTANEOUS_PHASES, Before, hand_dealt, narrate
 from bot.presenter import Presenter
 from bot.table import LiveSeat, LiveTable
+from bot.timers import TimerMixin
 from data import Action, ChannelBusy, FinishedGame, Store, StoreError, TableRecord
 from data import Seat as StoredSeat
 from data import TableStatus as StoredStatus
-from engine import Card, Game, IllegalAction, Phase, PlayerView, Rules, Suit
+from engine import Card, Game, Phase, PlayerView, Rules, Suit
 
 log = logging.getLogger(__name__)
-
-MAX_BATCH = 200
-"""Computer moves in one batch at most (a safety net; a hand ends a batch anyway)."""
-
 
 @dataclass(frozen=True, slots=True)
 class ServiceConfig:
@@ -80,7 +82,7 @@ class ResumeReport:
     broken: list[tuple[int, str]] = field(default_factory=list)
 
 
-class TableService:
+class TableService(TimerMixin, ComputerRunsMixin):
     """Hosts tables; see the module docstring for the action discipline."""
 
     def __init__(
@@ -308,7 +310,7 @@ class TableService:
             try:
                 card = Card.parse(card)
             except ValueError as err:
-                raise TableError(_sentence(str(err))) from None
+                raise TableError(sentence(str(err))) from None
         return await self._human_move(table_id, user_id, "play", card, hand_number)
 
     async def choose_trump(
@@ -319,7 +321,7 @@ class TableService:
             try:
                 suit = Suit.parse(suit)
             except ValueError as err:
-                raise TableError(_sentence(str(err))) from None
+                raise TableError(sentence(str(err))) from None
         return await self._human_move(table_id, user_id, "trump", suit, hand_number)
 
     async def discard(
@@ -335,7 +337,7 @@ class TableService:
             try:
                 parsed.append(card if isinstance(card, Card) else Card.parse(card))
             except ValueError as err:
-                raise TableError(_sentence(str(err))) from None
+                raise TableError(sentence(str(err))) from None
         return await self._human_move(table_id, user_id, "discard", parsed, hand_number)
 
     async def take_back(self, table_id: int, user_id: int) -> TableView:
@@ -586,14 +588,15 @@ class TableService:
             seat = self._need_seat(t, user_id)
             self._need_turn(t, game, seat, kind)
             before = Before.of(game)
-            _apply(game, kind, seat, move)
+            apply_move(game, kind, seat, move)
             s = t.seats[seat]
             if s.autopilot:
                 s.autopilot = False
                 events.append(SeatAutopiloted(seat, False))
             s.timeouts = 0
             events.extend(narrate(before, game, kind, seat, move))
-            return Action(kind, seat=seat, user_id=user_id, payload=_payload(kind, move, before))
+            payload = move_payload(kind, move, before)
+            return Action(kind, seat=seat, user_id=user_id, payload=payload)
 
         return await self._act(table_id, act, moved=True)
 
@@ -647,41 +650,6 @@ class TableService:
                     deadline=t.deadline,
                 )
             )
-
-    def _awaited_people(self, t: LiveTable) -> list[int]:
-        """The awaited seats that a person plays themself now (the timer runs for them)."""
-        game = t.game
-        if game is None or game.phase is Phase.GAME_OVER:
-            return []
-        return [seat for seat in game.actor_seats() if not t.seats[seat].machine_plays]
-
-    def _update_deadline(self, t: LiveTable, *, moved: bool) -> bool:
-        """Set the deadline for whoever is awaited now; True when it changed.
-
-        A move starts a new turn (a new deadline), except in the simultaneous steps where
-        the same deadline covers everyone still to bid or discard.
-        """
-        people = self._awaited_people(t)
-        if not people or t.turn_timeout <= 0:
-            new = None
-        elif t.deadline is not None and (
-            not moved
-            or (
-                t.game is not None
-                and t.game.phase in SIMULTANEOUS_PHASES
-                and t.deadline_phase == (t.game.hand_number, t.game.phase)
-            )
-        ):
-            new = t.deadline
-        else:
-            new = self.clock.now() + timedelta(seconds=t.turn_timeout)
-        if t.game is not None:
-            t.deadline_phase = (t.game.hand_number, t.game.phase)
-        if new == t.deadline:
-            return False
-        t.deadline = new
-        t.warned = False
-        return True
 
     async def _finish(self, t: LiveTable, events: list[Event], action: Action | None) -> None:
         """Record a finished game (result and ratings in one transaction) and announce it."""
@@ -817,171 +785,6 @@ class TableService:
             names = ", ".join(t.seats[a].name for a in actors)
             raise TableError(f"It is not your turn: waiting for {names}.")
 
-    # ---- timers --------------------------------------------------------------------------------
-
-    def _timeout_of(self, options: TableOptions) -> int:
-        if options.turn_timeout is not None:
-            return options.turn_timeout
-        return self.config.default_turn_timeout
-
-    def _disarm(self, t: LiveTable) -> None:
-        current = asyncio.current_task()
-        for name in ("timer", "runner"):
-            task: asyncio.Task[None] | None = getattr(t, name)
-            if task is not None and task is not current and not task.done():
-                task.cancel()
-            setattr(t, name, None)
-
-    def _arm_timer(self, t: LiveTable) -> None:
-        """(Re)start the task that warns and times out the current deadline."""
-        current = asyncio.current_task()
-        if t.timer is not None and t.timer is not current and not t.timer.done():
-            if t.timer_deadline == t.deadline:
-                return
-            t.timer.cancel()
-        t.timer = None
-        t.timer_deadline = t.deadline
-        if t.deadline is not None and not self._closed:
-            t.timer = asyncio.create_task(self._run_timer(t, t.deadline))
-
-    async def _run_timer(self, t: LiveTable, deadline: datetime) -> None:
-        try:
-            if not t.warned:
-                await self.clock.sleep_until(deadline - timedelta(seconds=t.turn_timeout / 2))
-                t.timer_busy = True
-                async with t.lock:
-                    if t.deadline != deadline or not t.status.active or t.warned:
-                        return
-                    t.warned = True
-                    people = self._awaited_people(t)
-                    if people:
-                        await self._publish(t, [TimerWarning(tuple(people), deadline)])
-                t.timer_busy = False
-            await self.clock.sleep_until(deadline)
-            t.timer_busy = True
-            async with t.lock:
-                if t.deadline != deadline or not t.status.active:
-                    return
-                if t.timer is asyncio.current_task():
-                    t.timer = None
-                await self._time_out(t)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("turn timer failed at table %s", t.id)
-        finally:
-            t.timer_busy = False
-
-    async def _time_out(self, t: LiveTable) -> None:
-        """Time is up: the medium computer moves for every person still awaited."""
-        game = t.game
-        assert game is not None
-        events: list[Event] = []
-        for seat in self._awaited_people(t):
-            if game.phase is Phase.GAME_OVER or seat not in game.actor_seats():
-                continue
-            s = t.seats[seat]
-            s.timeouts += 1
-            events.append(TimedOut(seat, s.timeouts))
-            if s.timeouts >= self.config.autopilot_after:
-                s.autopilot = True
-                events.append(SeatAutopiloted(seat, True))
-            await self._machine_move(t, seat, self.config.timeout_level, "timeout", events)
-        await self._settle(t, events, moved=True)
-        await self._publish(t, events)
-        self._forget_if_closed(t)
-
-    # ---- computer players ----------------------------------------------------------------------
-
-    def _wake_computers(self, t: LiveTable) -> None:
-        """Start a run of computer moves if a computer is awaited and none is on its way."""
-        game = t.game
-        if game is None or game.phase is Phase.GAME_OVER or self._closed:
-            return
-        if not any(t.seats[seat].machine_plays for seat in game.actor_seats()):
-            return
-        current = asyncio.current_task()
-        if t.runner is not None and not t.runner.done() and t.runner is not current:
-            return
-        t.runner = asyncio.create_task(self._run_computers(t))
-
-    async def _run_computers(self, t: LiveTable) -> None:
-        """After the pacing delay, play computer moves until a person is awaited or the hand
-        ends, committing each, then publish them as one batch."""
-        try:
-            if self.config.computer_delay > 0:
-                t.runner_waiting = True
-                try:
-                    await self.clock.sleep(self.config.computer_delay)
-                finally:
-                    t.runner_waiting = False
-            else:
-                await asyncio.sleep(0)
-            async with t.lock:
-                if not t.status.active or t.game is None:
-                    return
-                events: list[Event] = []
-                hand = t.game.hand_number
-                try:
-                    for _ in range(MAX_BATCH):
-                        game = t.game
-                        if game.phase is Phase.GAME_OVER or game.hand_number != hand:
-                            break
-                        seat = next(
-                            (a for a in game.actor_seats() if t.seats[a].machine_plays), None
-                        )
-                        if seat is None:
-                            break
-                        level = t.seats[seat].computer or self.config.timeout_level
-                        await self._machine_move(t, seat, level, "computer", events)
-                finally:
-                    # Even when a move failed, the ones before it are committed: tell them.
-                    if events:
-                        await self._settle(t, events, moved=True)
-                        await self._publish(t, events)
-                        self._forget_if_closed(t)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("computer players failed at table %s", t.id)
-        finally:
-            if t.runner is asyncio.current_task():
-                t.runner = None
-
-    async def _machine_move(
-        self, t: LiveTable, seat: int, level: str, why: str, events: list[Event]
-    ) -> None:
-        """Let a computer decide in the executor, apply and commit its move (appends events)."""
-        game = t.game
-        assert game is not None
-        view = game.view(seat)
-        kind = ACTION_OF_PHASE[game.phase]
-        seed = _seed(t, seat)
-        loop = asyncio.get_running_loop()
-        try:
-            move = await loop.run_in_executor(self._executor, self._decide, level, seed, view)
-        except Exception:
-            log.exception("computer %s failed at table %s; moving at random", level, t.id)
-            move = computer.random_move(view, seed)
-        before = Before.of(game)
-        memento = t.memento()
-        try:
-            try:
-                _apply(game, kind, seat, move)
-            except (IllegalAction, ValueError, TypeError):
-                log.warning(
-                    "computer %s chose an illegal %s %r; moving at random", level, kind, move
-                )
-                move = computer.random_move(view, seed)
-                _apply(game, kind, seat, move)
-            payload = {**_payload(kind, move, before), "by": why, "level": level}
-            told = narrate(before, game, kind, seat, move)
-            await self._commit(t, Action(kind, seat=seat, payload=payload), told, moved=True)
-        except BaseException:
-            t.restore(memento)
-            raise
-        events.extend(told)
-
     # ---- bookkeeping saves ---------------------------------------------------------------------
 
     def _flush_soon(self, t: LiveTable) -> None:
@@ -1013,48 +816,6 @@ _NOT_NOW = {
     "trump": "The dealer is choosing trump now.",
     "discard": "It is time to discard.",
 }
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def _apply(game: Game, kind: str, seat: int, move: Any) -> None:
-    """Do a move on the engine; IllegalAction becomes TableError with the engine's words."""
-    try:
-        if kind == "bid":
-            game.bid(seat, move)
-        elif kind == "play":
-            game.play(seat, move)
-        elif kind == "trump":
-            game.choose_trump(seat, move)
-        elif kind == "discard":
-            game.discard(seat, list(move))
-        else:
-            raise AssertionError(kind)
-    except IllegalAction as err:
-        raise TableError(_sentence(str(err))) from None
-
-
-def _payload(kind: str, move: Any, before: Before) -> dict[str, Any]:
-    base: dict[str, Any] = {"hand": before.hand_number}
-    if kind == "bid":
-        base["bid"] = int(move)
-    elif kind == "play":
-        base["card"] = move.code
-    elif kind == "trump":
-        base["suit"] = move.letter
-    elif kind == "discard":
-        base["cards"] = [card.code for card in move]
-    return base
-
-
-def _seed(t: LiveTable, seat: int) -> int:
-    """A computer's seed: reproducible from the table's seed, the seat and the move count."""
-    base = t.options.seed if t.options.seed is not None else t.id
-    return (base * 1_000_003 + seat * 7_919 + t.version) & 0x7FFF_FFFF
 
 
 def _computer_seat(seats: Sequence[LiveSeat], level: str) -> LiveSeat:

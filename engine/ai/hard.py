@@ -64,8 +64,9 @@ FLOOR = 0.02
 
 
 class HardPlayer(MediumPlayer):
-    """Determinized search. `branch_at`: search my own moves exactly once I hold that many cards
-    or fewer (0: play them by the policy); `bid_branch_at` the same inside bid simulations;
+    """Determinized search. `branch_at`: search my own moves once I hold that many cards or fewer
+    (0: play them by the policy), and all of them once I hold `full_at` or fewer;
+    `bid_branch_at` the same inside bid simulations;
     `model` 0 turns the opponent model off (everyone is simulated as medium, bids weigh deals);
     `pool`: deals drawn per deal searched (the searched one is drawn from them by weight);
     `honest` 1: simulated seats count every unseen card as outstanding, the stock included (0:
@@ -79,7 +80,8 @@ class HardPlayer(MediumPlayer):
         seed: int = 0,
         think_time: float | None = None,
         iterations: int | None = None,
-        branch_at: int = 3,
+        branch_at: int = 4,
+        full_at: int = 5,
         bid_branch_at: int = 0,
         model: int = 1,
         pool: int = 4,
@@ -93,6 +95,7 @@ class HardPlayer(MediumPlayer):
         self.think_time = think_time
         self.iterations = iterations
         self.branch_at = branch_at
+        self.full_at = full_at
         self.bid_branch_at = bid_branch_at
         self.model = model
         self.last_values: dict[str, float] = {}
@@ -166,6 +169,8 @@ class HardPlayer(MediumPlayer):
         seen = [0.0] * len(candidates)
         spread = ceiling - min(table)
         branch_at = self.branch_at
+        if branch_at > 0 and k.held[me] <= self.full_at:
+            branch_at = max(branch_at, k.held[me])  # search the rest of the hand
         deadline, limit = self._budget()
         deals = 0
         players = k.players
@@ -236,7 +241,9 @@ class HardPlayer(MediumPlayer):
         """Deals in batches; in each batch my last `branch_at` moves are solved jointly over the
         deals I cannot tell apart. Fills `totals` (and trims `alive`); returns (deals, mass)."""
         me = k.seat
-        branch_at = self.branch_at
+        branch_at = max(self.branch_at, k.held[me]) if k.held[me] <= self.full_at else (
+            self.branch_at
+        )
         deals = 0
         mass = 0.0
         pending: list[Particle] = []

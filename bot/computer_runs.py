@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from bot import computer
 from bot.events import Event
@@ -18,7 +19,7 @@ from bot.moves import apply_move, move_payload
 from bot.narrate import ACTION_OF_PHASE, Before, narrate
 from bot.table import LiveTable
 from data import Action
-from engine import IllegalAction, Phase
+from engine import IllegalAction, Phase, PlayerView
 
 if TYPE_CHECKING:
     from bot.clock import Clock
@@ -61,7 +62,15 @@ class ComputerRunsMixin:
 
     async def _run_computers(self, t: LiveTable) -> None:
         """After the pacing delay, play computer moves until a person is awaited or the hand
-        ends, committing each, then publish them as one batch."""
+        ends, committing each, then publish them as one batch.
+
+        A computer thinks WITHOUT the table's lock (a hard move can take ~0.5 s, and `end`,
+        `leave` or `kick` must not wait for it): the move is planned under the lock, decided
+        outside it, and applied under the lock only if no action was committed meanwhile
+        (t.revision unchanged); otherwise the decision is dropped and the move re-planned.
+        Committed moves wait in t.unpublished, so whoever publishes next (this run at its end,
+        or an action that came in between) tells them first, in order.
+        """
         try:
             if self.config.computer_delay > 0:
                 t.runner_waiting = True
@@ -71,27 +80,28 @@ class ComputerRunsMixin:
                     t.runner_waiting = False
             else:
                 await asyncio.sleep(0)
-            async with t.lock:
-                if not t.status.active or t.game is None:
-                    return
-                events: list[Event] = []
-                hand = t.game.hand_number
-                try:
-                    for _ in range(MAX_BATCH):
-                        game = t.game
-                        if game.phase is Phase.GAME_OVER or game.hand_number != hand:
-                            break
-                        seat = next(
-                            (a for a in game.actor_seats() if t.seats[a].machine_plays), None
-                        )
-                        if seat is None:
-                            break
-                        level = t.seats[seat].computer or self.config.timeout_level
-                        await self._machine_move(t, seat, level, "computer", events)
-                finally:
-                    # Even when a move failed, the ones before it are committed: tell them.
-                    if events:
-                        await self._settle(t, events, moved=True)
+            hand: int | None = None
+            moved = False
+            try:
+                for _ in range(MAX_BATCH):
+                    async with t.lock:
+                        plan = self._plan_computer_move(t, hand)
+                    if plan is None:
+                        break
+                    hand = plan.hand_number
+                    move = await self._think(t, plan)  # outside the lock
+                    async with t.lock:
+                        if t.revision != plan.revision or not t.status.active:
+                            continue  # the table changed while it thought: plan again
+                        t.unpublished.extend(await self._apply_machine_move(t, plan, move))
+                        moved = True
+            finally:
+                # Even when a move failed, the ones before it are committed: tell them.
+                if moved:
+                    async with t.lock:
+                        events: list[Event] = []
+                        if t.status.active:
+                            await self._settle(t, events, moved=True)
                         await self._publish(t, events)
                         self._forget_if_closed(t)
         except asyncio.CancelledError:
@@ -102,21 +112,46 @@ class ComputerRunsMixin:
             if t.runner is asyncio.current_task():
                 t.runner = None
 
+    def _plan_computer_move(self, t: LiveTable, hand_number: int | None) -> MovePlan | None:
+        """Under the lock: the next computer move of this run (None: a person is awaited, the
+        hand `hand_number` is over, or the table is closed)."""
+        game = t.game
+        if not t.status.active or game is None or game.phase is Phase.GAME_OVER:
+            return None
+        if hand_number is not None and game.hand_number != hand_number:
+            return None
+        seat = next((a for a in game.actor_seats() if t.seats[a].machine_plays), None)
+        if seat is None:
+            return None
+        level = t.seats[seat].computer or self.config.timeout_level
+        return _plan(t, seat, level, "computer")
+
     async def _machine_move(
         self, t: LiveTable, seat: int, level: str, why: str, events: list[Event]
     ) -> None:
-        """Let a computer decide in the executor, apply and commit its move (appends events)."""
-        game = t.game
-        assert game is not None
-        view = game.view(seat)
-        kind = ACTION_OF_PHASE[game.phase]
-        seed = _seed(t, seat)
+        """Under the lock throughout (timeouts): let a computer decide in the executor, apply
+        and commit its move (appends events)."""
+        plan = _plan(t, seat, level, why)
+        move = await self._think(t, plan)
+        events.extend(await self._apply_machine_move(t, plan, move))
+
+    async def _think(self, t: LiveTable, plan: MovePlan) -> Any:
+        """The computer's decision, made in the executor (a random move if it fails)."""
         loop = asyncio.get_running_loop()
         try:
-            move = await loop.run_in_executor(self._executor, self._decide, level, seed, view)
+            return await loop.run_in_executor(
+                self._executor, self._decide, plan.level, plan.seed, plan.view
+            )
         except Exception:
-            log.exception("computer %s failed at table %s; moving at random", level, t.id)
-            move = computer.random_move(view, seed)
+            log.exception("computer %s failed at table %s; moving at random", plan.level, t.id)
+            return computer.random_move(plan.view, plan.seed)
+
+    async def _apply_machine_move(self, t: LiveTable, plan: MovePlan, move: Any) -> list[Event]:
+        """Under the lock, on the game the plan was made for: apply and commit the move (a
+        random one if the computer's is illegal); return its events. Undone if the save fails."""
+        game = t.game
+        assert game is not None
+        seat, level, kind = plan.seat, plan.level, plan.kind
         before = Before.of(game)
         memento = t.memento()
         try:
@@ -126,15 +161,44 @@ class ComputerRunsMixin:
                 log.warning(
                     "computer %s chose an illegal %s %r; moving at random", level, kind, move
                 )
-                move = computer.random_move(view, seed)
+                move = computer.random_move(plan.view, plan.seed)
                 apply_move(game, kind, seat, move)
-            payload = {**move_payload(kind, move, before), "by": why, "level": level}
+            payload = {**move_payload(kind, move, before), "by": plan.why, "level": level}
             told = narrate(before, game, kind, seat, move)
             await self._commit(t, Action(kind, seat=seat, payload=payload), told, moved=True)
         except BaseException:
             t.restore(memento)
             raise
-        events.extend(told)
+        return told
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlan:
+    """A computer move to decide: what it sees, and the table revision it was planned at."""
+
+    seat: int
+    level: str
+    why: str
+    kind: str
+    hand_number: int
+    revision: int
+    seed: int
+    view: PlayerView
+
+
+def _plan(t: LiveTable, seat: int, level: str, why: str) -> MovePlan:
+    game = t.game
+    assert game is not None
+    return MovePlan(
+        seat=seat,
+        level=level,
+        why=why,
+        kind=ACTION_OF_PHASE[game.phase],
+        hand_number=game.hand_number,
+        revision=t.revision,
+        seed=_seed(t, seat),
+        view=game.view(seat),
+    )
 
 
 def _seed(t: LiveTable, seat: int) -> int:
@@ -143,4 +207,4 @@ def _seed(t: LiveTable, seat: int) -> int:
     return (base * 1_000_003 + seat * 7_919 + t.version) & 0x7FFF_FFFF
 
 
-__all__ = ["MAX_BATCH", "ComputerRunsMixin"]
+__all__ = ["MAX_BATCH", "ComputerRunsMixin", "MovePlan"]

@@ -606,6 +606,8 @@ class TableService(TimerMixin, ComputerRunsMixin):
         """Save the table and its action in one transaction, with the deadline of the turn
         that follows; a game that just ended is recorded (results, ratings) in that same
         transaction. Waiting bookkeeping rows go with it."""
+        if action is not None:
+            t.revision += 1  # a computer deciding meanwhile must plan again
         game = t.game
         if t.status is TableStatus.PLAYING and game is not None:
             if game.phase is Phase.GAME_OVER:
@@ -703,6 +705,9 @@ class TableService(TimerMixin, ComputerRunsMixin):
 
     async def _publish(self, t: LiveTable, events: list[Event]) -> None:
         """Hand committed events to the presenter; its failure never undoes the action."""
+        if t.unpublished:  # committed computer moves not told yet go first
+            events = [*t.unpublished, *events]
+            t.unpublished = []
         if not events:
             return
         try:

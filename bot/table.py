@@ -10,6 +10,7 @@ import copy
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from bot.events import Event
 from bot.models import SeatView, TableOptions, TableStatus, TableView
 from bot.narrate import public_state
 from data import Seat as StoredSeat
@@ -72,6 +73,11 @@ class LiveTable:
     deadline_changed: bool = False
     """The last commit set a new deadline (or cleared it)."""
     version: int = 0
+    revision: int = 0
+    """Grows with every committed action (not bookkeeping saves): a computer's decision made
+    outside the lock is applied only if the revision it was planned at is still current."""
+    unpublished: list[Event] = field(default_factory=list)
+    """Events of committed moves not yet published; the next publish tells them first."""
     turn_timeout: int = 0
     saved_game_json: str | None = None
     """The snapshot last committed: a failed save puts the game back to it."""

@@ -58,7 +58,11 @@ class DealResult:
 
 
 def make_rules(config: Config) -> Rules:
-    update: dict[str, Any] = {"hand_sizes": [config.hand_size], "game_end": "sequence"}
+    update: dict[str, Any] = {
+        "hand_sizes": [config.hand_size],
+        "hand_count": 1,
+        "game_end": "sequence",
+    }
     if config.scoring:
         update["scoring"] = config.scoring
     return Rules.preset(config.preset).model_copy(update=update)

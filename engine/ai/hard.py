@@ -4,10 +4,14 @@ For a card: sample deals of the unseen cards consistent with everything seen (ca
 trump card, voids shown by failures to follow or to trump). Each opponent is given a kind
 (plays like `medium`, like `easy`, or some other way) and the deal is weighted by how well it and
 the kinds explain the bids made and every card each opponent has played so far (each kind's
-policy is replayed on the sampled hand). In each weighted deal every candidate card is played and
-the hand is finished by simulation: opponents follow their sampled kind's policy, and my own
-later moves are searched with every card visible once few remain (a best response to the
-opponents' policies). The card with the best weighted mean score is played.
+policy is replayed on the sampled hand); the deal searched is drawn from a small pool by that
+weight. Deals are taken in batches. In each deal every candidate card is played and the hand is
+finished by simulation: opponents follow their sampled kind's policy (seeing only what a player
+sees), I follow the medium policy until I hold four cards (or from five cards on, at once), and
+from there my moves are solved jointly over the batch: one choice for all the deals I cannot
+tell apart by the cards played so far, so the search never "guesses right" deal by deal. The
+card with the best weighted mean score is played; options that trail clearly are dropped as the
+batches come in.
 
 For a bid: the same deals (the own hand is sampled too when the hand is blind), later seats bid
 as their kind would (the dealer around the hook), and the hand is simulated once per candidate
@@ -98,13 +102,14 @@ class HardPlayer(MediumPlayer):
         self.full_at = full_at
         self.bid_branch_at = bid_branch_at
         self.model = model
-        self.last_values: dict[str, float] = {}
-        self.last_make: dict[int, float] = {}
-        """The last decision's options and their estimated mean scores (for inspection)."""
         self.pool = max(1, pool)
         self.honest = honest
         self.joint = joint
         self.batch = max(1, batch)
+        # For inspection: the last decision's options with their estimated mean scores, the
+        # chance of making each bid considered, and how many deals were searched.
+        self.last_values: dict[str, float] = {}
+        self.last_make: dict[int, float] = {}
         self.last_deals = 0
 
     def _budget(self) -> tuple[float, int]:

@@ -197,6 +197,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=None)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--progress", action="store_true", help="report progress on stderr")
     args = parser.parse_args(argv)
     config = Config(
         levels=[level.strip() for level in args.levels.split(",") if level.strip()],
@@ -211,11 +212,22 @@ def main(argv: list[str] | None = None) -> None:
     deals = max(1, math.ceil(args.hands / config.players))
     jobs = [(config, deal) for deal in range(deals)]
     started = time.perf_counter()
+    results: list[DealResult] = []
+    step = max(1, deals // 10)
+
+    def collect(result: DealResult) -> None:
+        results.append(result)
+        if args.progress and len(results) % step == 0:
+            spent = time.perf_counter() - started
+            print(f"  {len(results)}/{deals} deals, {spent:.0f} s", file=sys.stderr, flush=True)
+
     if args.workers > 1:
         with multiprocessing.Pool(args.workers) as pool:
-            results = list(pool.imap_unordered(play_deal, jobs, chunksize=1))
+            for result in pool.imap_unordered(play_deal, jobs, chunksize=1):
+                collect(result)
     else:
-        results = [play_deal(job) for job in jobs]
+        for job in jobs:
+            collect(play_deal(job))
     results.sort(key=lambda result: result.deal)
     print(report(config, results, time.perf_counter() - started))
 

@@ -143,6 +143,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                     message_id = slot.message_id
                 else:
                     message_id = (await response.send_message(**body.send_kwargs())).message_id
+                body.done()
             self.presenter.delivered(slot, message_id)
             if notice:
                 await interaction.followup.send(notice, ephemeral=True)
@@ -154,6 +155,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                 await interaction.edit_original_response(**body.kwargs())
             else:
                 await response.edit_message(**body.kwargs())
+            body.done()
             if notice:
                 await interaction.followup.send(notice, ephemeral=True)
             return

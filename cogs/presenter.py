@@ -331,6 +331,7 @@ class DiscordPresenter:
             previous_allowed_mentions=state.allowed_mentions)
         with params:
             await self.bot.http.edit_message(channel_id, message_id, params=params)
+        body.done()
 
     async def _post(self, channel_id: int, body: render.Render) -> int:
         state = self.bot._connection
@@ -340,6 +341,7 @@ class DiscordPresenter:
             allowed_mentions=state.allowed_mentions)
         with params:
             data = await self.bot.http.send_message(channel_id, params=params)
+        body.done()
         return int(data["id"])
 
     async def _send_table(self, slot: Slot, body: render.Render) -> None:

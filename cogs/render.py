@@ -39,6 +39,11 @@ class Render:
     def kwargs(self) -> dict[str, Any]:
         return {"content": self.content, "embed": self.embed, "view": self.view}
 
+    def done(self) -> None:
+        """Sent: drop the view's item cycles so reference counting frees it (see views.release)."""
+        if self.view is not None:
+            self.view.clear_items()
+
     def send_kwargs(self) -> dict[str, Any]:
         out: dict[str, Any] = {"embed": self.embed}
         if self.content:

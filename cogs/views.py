@@ -10,6 +10,7 @@ reached through `interaction.client.get_cog(COG_NAME)`, so this module imports n
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -44,13 +45,33 @@ class ComponentHandler(Protocol):
         ...
 
 
-async def _handle(interaction: discord.Interaction, call: str, *args: Any) -> None:
-    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
-    if cog is None:  # the cog is being reloaded: still answer, never "interaction failed"
-        await interaction.response.send_message(
-            "The card table is restarting; try again in a moment.", ephemeral=True)
-        return
-    await getattr(cog, call)(interaction, *args)
+async def _handle(item: discord.ui.Item[Any], interaction: discord.Interaction, call: str,
+                  *args: Any) -> None:
+    try:
+        cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        if cog is None:  # the cog is being reloaded: still answer, never "interaction failed"
+            await interaction.response.send_message(
+                "The card table is restarting; try again in a moment.", ephemeral=True)
+            return
+        await getattr(cog, call)(interaction, *args)
+    finally:
+        release(interaction, item)
+
+
+def release(interaction: discord.Interaction, item: discord.ui.Item[Any] | None = None) -> None:
+    """Break the reference cycles discord.py leaves around an answered interaction.
+
+    Why: the interaction and its response point at each other, and the View rebuilt from the
+    clicked message and its items do too, so every click left ~40 objects for the cyclic
+    garbage collector; with 1,000 tables those pile up in the oldest generation and make the
+    full collections that stall the event loop. Without the cycles, reference counting frees
+    them the moment the click is handled.
+    """
+    with contextlib.suppress(AttributeError):
+        del interaction._cs_response  # type: ignore[attr-defined]
+    view = item.view if item is not None else None
+    if view is not None:
+        view.clear_items()
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -69,7 +90,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["table"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _handle(interaction, "on_lobby", self.table_id, self.action)
+        await _handle(self, interaction, "on_lobby", self.table_id, self.action)
 
 
 class MyHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -87,7 +108,7 @@ class MyHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _handle(interaction, "on_my_hand", self.table_id)
+        await _handle(self, interaction, "on_my_hand", self.table_id)
 
 
 class BidButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -108,7 +129,7 @@ class BidButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["table"]), int(match["hand"]), int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _handle(interaction, "on_move", self.table_id, self.hand, "bid", self.n)
+        await _handle(self, interaction, "on_move", self.table_id, self.hand, "bid", self.n)
 
 
 class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -129,7 +150,7 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         card = self.item.values[0] if self.item.values else ""
-        await _handle(interaction, "on_move", self.table_id, self.hand, "play", card)
+        await _handle(self, interaction, "on_move", self.table_id, self.hand, "play", card)
 
 
 class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -153,7 +174,7 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["table"]), int(match["hand"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _handle(interaction, "on_move", self.table_id, self.hand, "discard",
+        await _handle(self, interaction, "on_move", self.table_id, self.hand, "discard",
                       list(self.item.values))
 
 
@@ -173,7 +194,7 @@ class TrumpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["table"]), int(match["hand"]), match["suit"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _handle(interaction, "on_move", self.table_id, self.hand, "trump", self.suit)
+        await _handle(self, interaction, "on_move", self.table_id, self.hand, "trump", self.suit)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

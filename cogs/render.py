@@ -14,8 +14,10 @@ from typing import Any
 
 import discord
 
+from bot.errors import TableError
 from bot.events import GameOver, RatingChange
 from bot.models import SeatView, TableStatus, TableView
+from bot.options import rules_for
 from cogs import views
 from engine import Card, Phase, PlayerView, Rules, Suit, sort_hand
 
@@ -158,8 +160,24 @@ def _lobby(view: TableView, extras: TableExtras) -> Render:
         f"Host: <@{view.host_id}> · {size}\n\n{seats}\n\n"
         "Press **Join** to take a seat; the host presses **Deal** to start."))
     e.add_field(name="Options", value=_options_text(view), inline=False)
+    plan = _plan(view)
+    if plan:
+        e.add_field(name="The game", value=plan, inline=False)
     _notes(e, extras)
     return Render(e, views.lobby_controls(view.table_id))
+
+
+def _plan(view: TableView) -> str | None:
+    """What dealing now would give ("With 3 players: 3 hands of 2, 1, 2 cards.")."""
+    try:
+        rules = rules_for(view.options)
+        players = len(view.seats)
+        if not rules.min_players <= players <= rules.max_players:
+            return None
+        return next((line for line in rules.describe(players) if line.startswith("With ")),
+                    None)
+    except (TableError, ValueError):
+        return None
 
 
 def _playing(view: TableView, extras: TableExtras) -> Render:

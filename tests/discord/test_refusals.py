@@ -177,3 +177,15 @@ async def test_an_unexpected_error_is_logged_and_answered(game: Driver,
     logged = [r for r in h.fake.errors if "the disk is on fire" in repr(r.exc_info)]
     assert len(logged) == 2 and "/ohhell bid by user" in logged[0].getMessage()
     h.fake.errors.clear()
+
+
+async def test_an_out_of_date_control_is_still_answered(h: Harness) -> None:
+    alice = h.member("alice")
+    calls = await h.send(h.slash("ohhell start", alice))
+    mid = calls[0].message_id
+    msg = h.fake.messages[mid]
+    msg["components"] = [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "Old", "custom_id": "ohhell:shuffle:1"}]}]
+    h.fake.messages[mid] = msg
+    text = refusal(await h.send(h.click(mid, "Old", alice)), alice)
+    assert "out of date" in text

@@ -52,7 +52,7 @@ def words_for(error: BaseException) -> str | None:
 
 def context_of(interaction: discord.Interaction) -> str:
     """Who did what where, for the log line of an unexpected error."""
-    data = interaction.data or {}
+    data: dict[str, object] = dict(interaction.data or {})
     what = (f"/{interaction.command.qualified_name}" if interaction.command is not None
             else f"component {data.get('custom_id', '?')}")
     return (f"{what} by user {interaction.user.id} in guild {interaction.guild_id} "

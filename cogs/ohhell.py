@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot.errors import TableError
 from bot.models import COMPUTER_LEVELS, TableOptions, TableView
+from bot.service import TableService
 from cogs import render, views
 from cogs.errors import report
 from cogs.interact import Acting, acting_as, answer
@@ -50,7 +51,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     ohhell = app_commands.Group(name="ohhell", description="Play Oh Hell, the trick-taking game",
                                 guild_only=True)
 
-    def __init__(self, bot: commands.Bot, service: Any, store: Any,
+    def __init__(self, bot: commands.Bot, service: TableService, store: Any,
                  presenter: DiscordPresenter) -> None:
         self.bot, self.service, self.store, self.presenter = bot, service, store, presenter
         self._tree_on_error: Any = None
@@ -80,7 +81,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         """A control of ours that no template matches any more (an older version): answer."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         if views.is_ours(custom_id) and not views.matches_any(custom_id):
             await answer(interaction, "That control is out of date; use `/ohhell hand`.")
 
@@ -214,12 +216,12 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             bots=bots or 0,
             bot_level=bot_level or defaults.get("bot_level", "medium"),
             turn_timeout=turn_timeout if turn_timeout is not None else gs.turn_timeout)
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        assert guild_id is not None and channel_id is not None  # the group is guild-only
         await self._act(
             interaction, None,
-            lambda: self.service.open_table(interaction.guild_id, interaction.channel_id,
-                                            interaction.user.id, self._name(interaction.user),
-                                            options),
+            lambda: self.service.open_table(guild_id, channel_id, interaction.user.id,
+                                            self._name(interaction.user), options),
             done="The table is open.", post_table=True)
 
     @ohhell.command(name="join", description="Take a seat at this channel's table")
@@ -336,10 +338,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                 def call() -> Awaitable[TableView]:
                     return svc.play(table_id, uid, str(move), hand)
             elif kind == "trump":
-                suit = None if move == views.NO_TRUMP else move
-
                 def call() -> Awaitable[TableView]:
-                    return svc.choose_trump(table_id, uid, suit, hand)
+                    return svc.choose_trump(table_id, uid, str(move), hand)
             else:
                 def call() -> Awaitable[TableView]:
                     return svc.discard(table_id, uid, list(move), hand)

@@ -48,6 +48,7 @@ from bot.events import (
     TurnChanged,
 )
 from bot.models import SeatView, TableView
+from bot.service import TableService
 from cogs import render
 from cogs.interact import Acting, current_acting
 from engine import PlayerView
@@ -95,7 +96,7 @@ class TableState:
 class DiscordPresenter:
     """Implements bot.presenter.Presenter for Discord (see the module docstring)."""
 
-    def __init__(self, bot: discord.Client, service: Any) -> None:
+    def __init__(self, bot: discord.Client, service: TableService) -> None:
         self.bot = bot
         self.service = service
         self._tables: dict[int, TableState] = {}
@@ -168,17 +169,17 @@ class DiscordPresenter:
             elif isinstance(e, HandDealt | GameStarted | GameOver | TableCancelled):
                 everyone = True
         seated: dict[int, SeatView] = {s.user_id: s for s in view.seats if s.user_id is not None}
-        for uid, slot in list(ts.dms.items()):  # people who left: their DM loses its controls
-            if uid not in seated and slot.controls:
-                slot.final = True
-                self._update(slot, view, None, acting)
+        for uid, gone in list(ts.dms.items()):  # people who left: their DM loses its controls
+            if uid not in seated and gone.controls:
+                gone.final = True
+                self._update(gone, view, None, acting)
                 del ts.dms[uid]
         if st is None:
             return
         for uid, seat in seated.items():
             if seat.dm_failed or uid in ts.extras.dm_closed:
                 continue
-            slot = ts.dms.get(uid)
+            slot: Slot | None = ts.dms.get(uid)
             if slot is not None and (slot.hand != st.hand_number or not view.status.active):
                 if slot.controls:  # only a DM still offering moves needs a last edit
                     slot.final = True
@@ -228,7 +229,7 @@ class DiscordPresenter:
 
     # ---- rendering ----------------------------------------------------------------------------
 
-    def render(self, slot: Slot) -> render.Render:
+    def body_of(self, slot: Slot) -> render.Render:
         """The newest body of a slot's message."""
         view = slot.view
         assert view is not None
@@ -241,15 +242,6 @@ class DiscordPresenter:
             return render.hand_over_message(view, slot.seat, slot.hand)
         return render.hand_message(view, slot.pv, dm=True)
 
-    def table_render(self, table_id: int, view: TableView | None = None) -> render.Render:
-        """The table message as it stands (for `/ohhell table`)."""
-        ts = self._tables.get(table_id)
-        extras = ts.extras if ts is not None else render.TableExtras()
-        if view is None:
-            assert ts is not None
-            view = ts.view
-        return render.table_message(view, extras)
-
     # ---- delivery -----------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
@@ -257,7 +249,7 @@ class DiscordPresenter:
         """Hold the slot while an interaction response delivers it (see cogs.interact)."""
         async with slot.lock:
             version = slot.version
-            body = self.render(slot)
+            body = self.body_of(slot)
             yield body
             slot.sent = max(slot.sent, version)
             slot.controls = body.controls
@@ -280,7 +272,7 @@ class DiscordPresenter:
         async with slot.lock:
             slot.view = slot.view or view
             version = slot.version
-            body = self.render(slot)
+            body = self.body_of(slot)
             old = slot.message_id
             new = await send(body)
             if new is None:
@@ -307,7 +299,7 @@ class DiscordPresenter:
             async with slot.lock:
                 while slot.sent < slot.version:
                     version, acting, slot.acting = slot.version, slot.acting, None
-                    body = self.render(slot)
+                    body = self.body_of(slot)
                     if slot.is_table:
                         await self._send_table(slot, body)
                     elif not await self._send_dm(slot, body, acting):

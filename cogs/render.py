@@ -7,7 +7,7 @@ a card appears in it only once played, and the last trick only while its hand is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -21,7 +21,7 @@ from bot.options import rules_for
 from cogs import views
 from engine import Card, Phase, PlayerView, Rules, Suit, sort_hand
 
-GREEN, BLUE, GREY, GOLD, RED = 0x2E7D32, 0x1565C0, 0x607D8B, 0xF9A825, 0xC62828
+GREEN, BLUE, GREY, GOLD = 0x2E7D32, 0x1565C0, 0x607D8B, 0xF9A825
 BIDDING = (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING)
 ACTION_WORDS = {"bid": "to bid", "play": "to play", "trump": "to name trump",
                 "discard": "to discard"}
@@ -416,7 +416,7 @@ def rules_embed(rules: Rules) -> discord.Embed:
     return e
 
 
-LEADERBOARD_FORMAT = {
+LEADERBOARD_FORMAT: dict[str, Callable[[Any], str]] = {
     "rating": lambda r: f"{r.rating:.1f}",
     "wins": lambda r: str(r.wins),
     "games": lambda r: str(r.games),
@@ -467,7 +467,3 @@ def settings_embed(guild_settings: Any) -> discord.Embed:
     return discord.Embed(title="Oh Hell server defaults", colour=BLUE,
                          description="\n".join(lines))
 
-
-def plain(text: str) -> str:
-    """Cut a message to Discord's 2000 characters."""
-    return text if len(text) <= 2000 else text[:1997] + "..."

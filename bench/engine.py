@@ -23,11 +23,7 @@ HANDS_PER_GAME = 100
 
 def play_hands(hands: int, seed: int) -> None:
     rules = Rules.preset("classic").model_copy(update={"hand_sizes": [10] * HANDS_PER_GAME})
-    draw = random.Random(seed).random
-
-    def choose(options: list) -> object:
-        return options[int(draw() * len(options))]
-
+    draw = random.Random(seed).random  # the driver draws inline, as the OpenSpiel one does
     games = hands // HANDS_PER_GAME
     for game_number in range(games):
         game = Game.new(4, rules, seed=seed + game_number, dealer=0)
@@ -36,9 +32,11 @@ def play_hands(hands: int, seed: int) -> None:
         while True:
             phase = game.phase
             if phase is playing:
-                game.play(game.turn, choose(game.legal_cards()))
+                cards = game.legal_cards()
+                game.play(game.turn, cards[int(draw() * len(cards))])
             elif phase is bidding:
-                game.bid(game.turn, choose(game.legal_bids()))
+                bids = game.legal_bids()
+                game.bid(game.turn, bids[int(draw() * len(bids))])
             else:
                 break
 

@@ -3,7 +3,12 @@
 Every hand is dealt by the engine, bid with `legal_bids()` and played with `legal_cards()`
 (so legality is computed and checked on every action). Prints hands/s over a few rounds.
 
-    python bench/engine.py [--hands N] [--rounds R]
+With `--openspiel` it also drives OpenSpiel's C++ `oh_hell` (4 players, 10 tricks) from Python
+with the same inline random driver, rounds interleaved with ours, so both are measured under the
+same machine load. OpenSpiel is not a dependency: `pip install open_spiel` in the environment
+you run this from.
+
+    python bench/engine.py [--hands N] [--rounds R] [--openspiel]
 """
 
 from __future__ import annotations
@@ -41,21 +46,50 @@ def play_hands(hands: int, seed: int) -> None:
                 break
 
 
+def openspiel_hands(hands: int, seed: int) -> None:
+    import pyspiel  # type: ignore[import-not-found]
+
+    game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 10})
+    draw = random.Random(seed).random
+    for _ in range(hands):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(draw() * len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(draw() * len(legal))])
+
+
+def timed(run: object, hands: int, seed: int) -> float:
+    start = time.perf_counter()
+    run(hands, seed)  # type: ignore[operator]
+    return hands / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--openspiel", action="store_true", help="also time OpenSpiel's oh_hell")
     args = parser.parse_args()
-    rates = []
+    ours: list[float] = []
+    theirs: list[float] = []
     for round_number in range(args.rounds):
-        start = time.perf_counter()
-        play_hands(args.hands, seed=round_number * 1_000_003)
-        elapsed = time.perf_counter() - start
-        rates.append(args.hands / elapsed)
-        print(f"round {round_number + 1}: {args.hands} hands in {elapsed:.2f} s = "
-              f"{args.hands / elapsed:,.0f} hands/s")
-    print(f"best {max(rates):,.0f} hands/s, median {sorted(rates)[len(rates) // 2]:,.0f} hands/s "
+        seed = round_number * 1_000_003
+        ours.append(timed(play_hands, args.hands, seed))
+        line = f"round {round_number + 1}: engine {ours[-1]:,.0f} hands/s"
+        if args.openspiel:
+            theirs.append(timed(openspiel_hands, args.hands, seed))
+            line += f", OpenSpiel {theirs[-1]:,.0f} hands/s"
+        print(line)
+    print(f"engine: best {max(ours):,.0f}, median {sorted(ours)[len(ours) // 2]:,.0f} hands/s "
           f"(4 players, 10 cards, random legal bids and cards, Python {sys.version.split()[0]})")
+    if theirs:
+        print(f"OpenSpiel oh_hell: best {max(theirs):,.0f}, median "
+              f"{sorted(theirs)[len(theirs) // 2]:,.0f} hands/s; engine/OpenSpiel (medians) "
+              f"{sorted(ours)[len(ours) // 2] / sorted(theirs)[len(theirs) // 2]:.2f}x")
 
 
 if __name__ == "__main__":

@@ -55,6 +55,19 @@ class Bench:
         self.deferred = 0
         self.done: deque[dict[str, Any]] = deque()
         self.counting = False
+        self.saves: list[float] = []
+        store: Any = h.bot.store  # type: ignore[attr-defined]
+        save = store.save_table
+
+        async def timed_save(*a: Any, **k: Any) -> Any:  # how much of a move is the commit
+            t0 = time.perf_counter()
+            try:
+                return await save(*a, **k)
+            finally:
+                if self.counting:
+                    self.saves.append(time.perf_counter() - t0)
+
+        store.save_table = timed_save
         h.fake.record = False
         h.fake.pack()  # the fake's own messages must not weigh on the bot's garbage collector
         h.fake.on_call = self.on_call
@@ -224,6 +237,10 @@ async def run(args: argparse.Namespace) -> int:
           f"= {n / elapsed:.0f}/s offered {args.rate}/s, {len(tables)} tables in progress")
     print(f"latency to the interaction response: p50 {statistics.median(latencies) * ms:.2f} ms"
           f", p99 {pct(latencies, 99) * ms:.2f} ms, max {max(latencies) * ms:.1f} ms")
+    if bench.saves:
+        p50, p99 = statistics.median(bench.saves) * ms, pct(bench.saves, 99) * ms
+        print(f"SQLite saves during the run (store.save_table, moves and bookkeeping; one "
+              f"writer, so a slow one delays the next): p50 {p50:.2f} ms, p99 {p99:.2f} ms")
     print(f"REST calls per action besides the response: {rest / n:.2f} "
           f"({', '.join(f'{k} {v / n:.2f}' for k, v in sorted(bench.rest.items()))})")
     print(f"interactions deferred (service slower than {interact.DEFER_AFTER} s): "

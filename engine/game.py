@@ -391,7 +391,7 @@ class Game:
     @property
     def hook_bid(self) -> int | None:
         """The number the dealer may not bid now, when the hook applies to this hand."""
-        if not self.rules.hook or self.phase is not Phase.BIDDING:
+        if not self.rules.hook or self.phase is not Phase.BIDDING or self.turn != self.dealer:
             return None
         others = sum(bid for seat, bid in enumerate(self.bids) if seat != self.dealer and bid)
         forbidden = self.tricks_in_hand - others

@@ -26,6 +26,7 @@ def test_001_anna_ben_carla_dan() -> None:
                     deck=pack_dealing(hands, DAN, "2S"))
     assert game.trump_suit is Suit.SPADES and game.turn == ANNA
     for seat, bid in [(ANNA, 1), (BEN, 2), (CARLA, 0)]:
+        assert game.hook_bid is None  # nothing to announce before the dealer is to bid
         game.bid(seat, bid)
     assert game.turn == DAN
     assert game.legal_bids() == [0, 1, 3, 4, 5]

@@ -103,16 +103,9 @@ def play_deal(args: tuple[Config, int]) -> DealResult:
             spent = time.perf_counter() - started
             level = seats[seat]
             result.times.setdefault(level, []).append(spent)
-            phase = game.phase
-            if phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
+            if game.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
                 result.bid_times.setdefault(level, []).append(spent)
-                game.bid(seat, action)  # type: ignore[arg-type]
-            elif phase is Phase.PLAYING:
-                game.play(seat, action)  # type: ignore[arg-type]
-            elif phase is Phase.TRUMP_CHOICE:
-                game.choose_trump(seat, action)  # type: ignore[arg-type]
-            elif phase is Phase.DISCARD:
-                game.discard(seat, action)  # type: ignore[arg-type]
+            game.apply(seat, action)  # type: ignore[arg-type]
         record = game.scoresheet[0]
         for seat in range(players):
             result.rows.append(

@@ -457,6 +457,23 @@ class Game:
 
     # ----- actions -----
 
+    def apply(self, seat: int, action: int | Card | Suit | list[Card]) -> None:
+        """Take whichever action the phase asks for: a bid, a card, a trump suit or discards.
+
+        For drivers that answer every phase the same way (arenas, simulations, tests).
+        """
+        phase = self.phase
+        if phase is Phase.BIDDING or phase is Phase.SIMULTANEOUS_BIDDING:
+            self.bid(seat, action)  # type: ignore[arg-type]
+        elif phase is _PLAYING:
+            self.play(seat, action)  # type: ignore[arg-type]
+        elif phase is Phase.TRUMP_CHOICE:
+            self.choose_trump(seat, action)  # type: ignore[arg-type]
+        elif phase is Phase.DISCARD:
+            self.discard(seat, action)  # type: ignore[arg-type]
+        else:
+            raise IllegalAction("The game is over.")
+
     def choose_trump(self, seat: int, suit: Suit | str) -> None:
         if self.phase is not Phase.TRUMP_CHOICE:
             raise IllegalAction("Trump is not being chosen now.")

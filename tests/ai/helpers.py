@@ -26,17 +26,7 @@ def pack_dealing(
 
 
 def act(game: Game, seat: int, action: object) -> None:
-    phase = game.phase
-    if phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
-        game.bid(seat, action)  # type: ignore[arg-type]
-    elif phase is Phase.PLAYING:
-        game.play(seat, action)  # type: ignore[arg-type]
-    elif phase is Phase.TRUMP_CHOICE:
-        game.choose_trump(seat, action)  # type: ignore[arg-type]
-    elif phase is Phase.DISCARD:
-        game.discard(seat, action)  # type: ignore[arg-type]
-    else:  # pragma: no cover
-        raise AssertionError(phase)
+    game.apply(seat, action)  # type: ignore[arg-type]
 
 
 def check_legal(view: PlayerView, action: object) -> None:

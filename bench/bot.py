@@ -1,18 +1,21 @@
 """Bot benchmark: many tables in progress, players acting through the real discord.py pipeline.
 
-    python bench/bot.py [--tables 1000] [--players 4] [--rate 200] [--actions 12000]
+    python bench/bot.py [--tables 1000] [--players 4] [--humans K] [--rate 100] [--actions 12000]
 
 Every table is opened, joined and dealt with slash commands (not measured); then players act
 at `--rate` actions per second in total (an open arrival process, like people at many tables),
 each with the bid button or card select of their own DM hand message, exactly as the bot sent
-it. The real bot from `create_bot` runs on a temporary SQLite database; only HTTP is faked
-(tests/discord/harness.py), so the figures are the bot's own cost: interaction in, engine,
-SQLite commit, presenter, response out.
+it. `--humans K` seats K people and `--players - K` computer players (`--bot-level`, default
+random, paced by `--computer-delay`): a table is ready for its next person once the computers
+after them have moved and that person's DM shows the controls. The real bot from `create_bot`
+runs on a temporary SQLite database; only HTTP is faked (tests/discord/harness.py), so the
+figures are the bot's own cost: interaction in, engine, SQLite commit, presenter, response out.
 
 Prints per-action latency p50/p99 (from the gateway event to the interaction response), REST
-calls per player action (besides the response), and the longest event-loop stall (a monitor
-task measures how late its 2 ms ticks wake). Budgets (DESIGN.md section 6): p99 < 10 ms,
-stall < 50 ms, about one REST call per action besides the response.
+calls per human action and per player action (human and computer moves; besides the
+responses), and the longest event-loop stall (a monitor task measures how late its 2 ms ticks
+wake). Budgets (DESIGN.md section 6): p99 < 10 ms, stall < 50 ms, about one REST call per
+action besides the response.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click
@@ -56,6 +59,7 @@ class Bench:
         self.done: deque[dict[str, Any]] = deque()
         self.counting = False
         self.saves: list[float] = []
+        self.computer_moves = 0
         store: Any = h.bot.store  # type: ignore[attr-defined]
         save = store.save_table
 
@@ -66,6 +70,9 @@ class Bench:
             finally:
                 if self.counting:
                     self.saves.append(time.perf_counter() - t0)
+                    action = a[1] if len(a) > 1 else k.get("action")
+                    if action is not None and action.payload.get("by") == "computer":
+                        self.computer_moves += 1
 
         store.save_table = timed_save
         h.fake.record = False
@@ -93,8 +100,10 @@ class Bench:
 
     async def open_table(self, channel: int, members: list[Member]) -> int:
         host, *others = members
+        bots = self.args.players - len(members)
+        extra = {"bots": bots, "bot_level": self.args.bot_level} if bots else {}
         await self.interact(self.h.slash("ohhell start", host, channel=channel,
-                                         max_cards=self.args.max_cards))
+                                         max_cards=self.args.max_cards, **extra))
         for m in others:
             await self.interact(self.h.slash("ohhell join", m, channel=channel))
         await self.interact(self.h.slash("ohhell deal", host, channel=channel))
@@ -102,18 +111,36 @@ class Bench:
         await self.presenter.settle(view.table_id)
         return int(view.table_id)
 
-    def next_move(self, table_id: int) -> dict[str, Any] | None:
-        """The awaited player's click on their DM hand message, or None when the game is over."""
-        view = self._view(table_id)
-        if view is None or view.state is None or not view.state.actor_seats:
-            return None
+    async def next_move(self, table_id: int) -> dict[str, Any] | None:
+        """The awaited person's click on their DM hand message, or None when the game is over.
+
+        With computer seats, waits (polling) until the computers after the last person have
+        moved and the next person's DM shows their controls, as that person would."""
+        while True:
+            view = self._view(table_id)
+            if view is None or view.state is None or not view.state.actor_seats:
+                return None
+            payload = self._click_for(table_id, view)
+            if payload is not None:
+                return payload
+            await asyncio.sleep(0.005)
+            await self.presenter.settle(table_id)
+
+    def _click_for(self, table_id: int, view: Any) -> dict[str, Any] | None:
         seat = view.state.actor_seats[0]
         s = view.seats[seat]
+        if s.user_id is None or s.autopilot:
+            return None  # a computer's turn: it moves by itself
         member = self.h.members[s.user_id]
         pv = self.svc.seat_view(table_id, seat)
         mid = s.dm_message_id
-        assert mid is not None, "the DM hand message is not known"
-        if pv.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
+        if mid is None:
+            return None  # the new hand's DM is on its way
+        bidding = pv.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING)
+        shown = {c["type"] for c in self.h.components(mid)}
+        if shown != ({2} if bidding else {3}):
+            return None  # the DM does not show this turn's controls yet
+        if bidding:
             return self.h.click(mid, str(self.rng.choice(pv.legal_bids)), member)
         return self.h.select(mid, [self.rng.choice(pv.legal_cards).code], member)
 
@@ -124,7 +151,7 @@ class Bench:
             return None
 
     async def act(self, table_id: int, latencies: list[float]) -> bool:
-        payload = self.next_move(table_id)
+        payload = await self.next_move(table_id)
         if payload is None:
             return False
         latencies.append(await self.interact(payload))
@@ -162,21 +189,26 @@ async def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING)
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(discord_token=None, database_path=Path(tmp) / "bench.sqlite3",
-                            sync_commands=False, computer_delay=0, computer_workers=0,
+                            sync_commands=False, computer_delay=args.computer_delay,
+                            computer_workers=0,
                             default_turn_timeout=args.turn_timeout, dev_guild_id=None)
         h = Harness(create_bot(settings))
         await h.start(channels=args.tables)
         bench = Bench(h, args)
-        members = [h.member(f"p{i}") for i in range(args.tables * args.players)]
+        humans = args.humans
+        members = [h.member(f"p{i}") for i in range(args.tables * humans)]
         t0 = time.perf_counter()
         tables: list[int] = []
         for start in range(0, args.tables, 50):  # open the tables 50 at a time
             batch = range(start, min(start + 50, args.tables))
             tables += await asyncio.gather(*(
-                bench.open_table(h.channels[i], members[i * args.players:(i + 1) * args.players])
+                bench.open_table(h.channels[i], members[i * humans:(i + 1) * humans])
                 for i in batch))
         setup = time.perf_counter() - t0
-        print(f"{len(tables)} tables of {args.players} players dealt in {setup:.1f} s "
+        seated = (f"{humans} people and {args.players - humans} computer players "
+                  f"({args.bot_level}, COMPUTER_DELAY {args.computer_delay:g} s)"
+                  if humans < args.players else f"{args.players} people")
+        print(f"{len(tables)} tables of {seated} dealt in {setup:.1f} s "
               f"({len(bench.svc.tables())} in progress)")
         gc.collect()
         if args.gc_threshold:
@@ -233,16 +265,20 @@ async def run(args: argparse.Namespace) -> int:
     n = len(latencies)
     rest = sum(bench.rest.values())
     ms = 1000
-    print(f"{n} player actions (bids and plays from DM controls) in {elapsed:.1f} s "
-          f"= {n / elapsed:.0f}/s offered {args.rate}/s, {len(tables)} tables in progress")
+    print(f"{n} human actions (bids and plays from DM controls) in {elapsed:.1f} s "
+          f"= {n / elapsed:.0f}/s offered {args.rate}/s, {len(tables)} tables in progress"
+          + (f"; {bench.computer_moves} computer moves" if humans < args.players else ""))
     print(f"latency to the interaction response: p50 {statistics.median(latencies) * ms:.2f} ms"
           f", p99 {pct(latencies, 99) * ms:.2f} ms, max {max(latencies) * ms:.1f} ms")
     if bench.saves:
         p50, p99 = statistics.median(bench.saves) * ms, pct(bench.saves, 99) * ms
         print(f"SQLite saves during the run (store.save_table, moves and bookkeeping; one "
               f"writer, so a slow one delays the next): p50 {p50:.2f} ms, p99 {p99:.2f} ms")
-    print(f"REST calls per action besides the response: {rest / n:.2f} "
+    print(f"REST calls per human action besides the response: {rest / n:.2f} "
           f"({', '.join(f'{k} {v / n:.2f}' for k, v in sorted(bench.rest.items()))})")
+    moves = n + bench.computer_moves
+    print(f"REST calls per player action (human and computer moves): {rest / moves:.2f} "
+          f"({rest} calls, {moves} moves)")
     print(f"interactions deferred (service slower than {interact.DEFER_AFTER} s): "
           f"{bench.deferred}")
     print(f"longest event-loop stall: {max(stalls) * ms:.1f} ms "
@@ -257,7 +293,13 @@ async def run(args: argparse.Namespace) -> int:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, default=1000)
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--players", type=int, default=4, help="seats per table")
+    p.add_argument("--humans", type=int, default=None,
+                   help="people per table (default: every seat); the other seats are computers")
+    p.add_argument("--bot-level", default="random", choices=("random", "easy"),
+                   help="level of the computer seats (cheap ones: the bench measures the bot)")
+    p.add_argument("--computer-delay", type=float, default=0.1,
+                   help="COMPUTER_DELAY: seconds before computers move (small: a fast bench)")
     p.add_argument("--rate", type=float, default=100,
                    help="player actions per second in total (1,000 tables, a move every 10 s)")
     p.add_argument("--actions", type=int, default=12000, help="measured player actions")
@@ -276,7 +318,12 @@ def main() -> int:
                    help="gc.freeze() once the tables are dealt, so full collections skip the "
                         "long-lived heap (without it, gen-2 collections of the ~300k objects of "
                         "1,000 tables stall the loop for hundreds of ms on this machine)")
-    return asyncio.run(run(p.parse_args()))
+    args = p.parse_args()
+    if args.humans is None:
+        args.humans = args.players
+    if not 1 <= args.humans <= args.players:
+        p.error("--humans must be between 1 and --players")
+    return asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -487,19 +487,28 @@ class TableService(TimerMixin, ComputerRunsMixin):
         return t
 
     async def _meta_from_log(self, record: TableRecord) -> TableRecord:
-        """FALLBACK for tables stored before migration 0003 (their meta is {}): read options
-        and DM failures back from the action log, as the service did then. The table's next
-        save writes them into meta, so this runs at most once per such table that acts.
-        Remove once no database from before 0003 is in use."""
+        """FALLBACK for tables stored before migration 0003 (their meta is {}): read options,
+        DM failures and the people computers replaced mid-game back from the action log. The
+        table's next save writes them into meta, so this runs at most once per such table that
+        acts. Remove once no database from before 0003 is in use."""
         options: dict[str, Any] = {}
         failed: set[int] = set()
+        replaced: dict[str, int] = {}
+        dealt = False
         for entry in await self.store.actions(record.id):
             if entry.action == "open":
                 options = dict(entry.payload.get("options", {}))
             elif entry.action == "dm_failed":
                 failed.add(int(entry.payload["user_id"]))
+            elif entry.action == "deal":
+                dealt = True
+            elif dealt and entry.seat is not None and entry.action in ("leave", "kick"):
+                who = entry.payload.get("target") if entry.action == "kick" else entry.user_id
+                if who is not None:
+                    replaced[str(entry.seat)] = int(who)
         seats = [i for i, s in enumerate(record.seats) if s.user_id in failed]
-        meta = {**record.meta, "options": options, "dm_failed_seats": seats}
+        meta = {**record.meta, "options": options, "dm_failed_seats": seats,
+                "replaced_user_ids": replaced}
         return replace(record, meta=meta)
 
     async def wait_idle(self) -> None:

@@ -196,10 +196,13 @@ class LiveTable:
 
     def meta(self) -> dict[str, object]:
         """The service's own data kept in the table row (TableRecord.meta, migration 0003):
-        the host's options and the seats whose DMs are closed."""
+        the host's options, the seats whose DMs are closed, and who had each seat a computer
+        took over (seat number as text -> user id: JSON keys are text)."""
         return {
             "options": self.options.model_dump(mode="json"),
             "dm_failed_seats": [i for i, s in enumerate(self.seats) if s.dm_failed],
+            "replaced_user_ids": {str(i): s.replaced_user_id for i, s in enumerate(self.seats)
+                                  if s.replaced_user_id is not None},
         }
 
     def record(self, autopilot_level: str) -> TableRecord:
@@ -224,11 +227,13 @@ class LiveTable:
         cls, record: TableRecord, options: TableOptions, turn_timeout: int
     ) -> LiveTable:
         """Rebuild a table from its stored row; `options` as read by the service (from the
-        row's meta). Seats listed in meta["dm_failed_seats"] get dm_failed."""
+        row's meta). Seats listed in meta["dm_failed_seats"] get dm_failed, and
+        meta["replaced_user_ids"] gives back who had a seat before a computer took it."""
         status = TableStatus(record.status.value)
         game = Game.from_json(record.snapshot_json) if record.snapshot_json is not None else None
         rules = Rules.model_validate_json(record.rules_json) if game is not None else None
         failed = {int(i) for i in record.meta.get("dm_failed_seats", ())}
+        replaced = {int(i): int(u) for i, u in record.meta.get("replaced_user_ids", {}).items()}
         seats = [
             LiveSeat(
                 name=s.name,
@@ -239,6 +244,7 @@ class LiveTable:
                 dm_message_id=s.hand_message_id,
                 dm_channel_id=s.dm_channel_id,
                 dm_failed=i in failed,
+                replaced_user_id=replaced.get(i),
             )
             for i, s in enumerate(record.seats)
         ]

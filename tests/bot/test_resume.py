@@ -14,7 +14,7 @@ from bot.models import TableOptions, TableStatus
 from bot.presenter import RecordingPresenter
 from bot.service import ServiceConfig, TableService
 from data import Store
-from tests.bot.conftest import ALICE, CHANNEL, GUILD, HOST
+from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD, HOST
 from tests.bot.helpers import is_open, move, start_game
 
 CONFIG = ServiceConfig(default_turn_timeout=60, computer_delay=0)
@@ -169,7 +169,8 @@ async def test_restart_reads_options_and_dm_failures_from_meta(
     await service.wait_idle()
     record = await store.get_table(tid)
     assert record is not None
-    assert record.meta == {"options": options.model_dump(mode="json"), "dm_failed_seats": [2]}
+    assert record.meta == {"options": options.model_dump(mode="json"), "dm_failed_seats": [2],
+                           "replaced_user_ids": {}}
 
     service, store, _presenter = await _restart(service, store, db_path, clock)
 
@@ -217,6 +218,59 @@ async def test_table_from_before_meta_falls_back_to_the_log(
         record = await store.get_table(tid)
         assert record is not None and record.meta["dm_failed_seats"] == [2]
         assert TableOptions.model_validate(record.meta["options"]) == options
+    finally:
+        await service.close()
+        await store.close()
+
+
+async def test_restart_keeps_who_a_computer_replaced(db_path: Path, clock: ManualClock) -> None:
+    """The seat a computer took from a person who left still says whose it was."""
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    options = TableOptions(bots=1, seed=5, max_cards=3, bot_level="random")
+    tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
+    await service.join(tid, ALICE, "Alice")
+    await service.deal(tid, HOST)
+    await service.leave(tid, ALICE)
+    await service.wait_idle()
+    before = service.table(tid)
+    assert before.seats[2].replaced_user_id == ALICE and before.seats[2].user_id is None
+
+    service, store, _presenter = await _restart(service, store, db_path, clock)
+    try:
+        await service.resume_all()
+        after = service.table(tid)
+        assert after.seats[2].replaced_user_id == ALICE
+        assert after == before
+    finally:
+        await service.close()
+        await store.close()
+
+
+async def test_who_a_computer_replaced_comes_from_the_log_before_meta(
+    db_path: Path, clock: ManualClock
+) -> None:
+    """A table stored before migration 0003 (meta {}): a mid-game leave in its log gives the
+    replaced person back, and a lobby leave does not."""
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    options = TableOptions(bots=1, seed=5, max_cards=3, bot_level="random")
+    tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
+    await service.join(tid, BOB, "Bob")
+    await service.leave(tid, BOB)  # in the lobby: the seat goes, nobody is replaced
+    await service.join(tid, ALICE, "Alice")
+    await service.deal(tid, HOST)
+    await service.leave(tid, ALICE)
+    await service.wait_idle()
+    record = await store.get_table(tid)
+    assert record is not None
+    await store.save_table(replace(record, meta={}))  # as the old code left it
+
+    service, store, _presenter = await _restart(service, store, db_path, clock)
+    try:
+        await service.resume_all()
+        view = service.table(tid)
+        assert [s.replaced_user_id for s in view.seats] == [None, None, ALICE]
     finally:
         await service.close()
         await store.close()

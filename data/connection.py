@@ -1,21 +1,19 @@
 """Opening the SQLite file: pragmas, schema version check and numbered migrations.
 
 The version is checked before anything touches the file (not even the journal mode), so a
-database written by newer code is refused unchanged.
+database written by newer code is refused unchanged. These functions are synchronous: they run
+in the store's connection threads (data/worker.py), which alone use the connections they open.
 """
 
 from __future__ import annotations
 
 import re
 import sqlite3
-import threading
 import time
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
-
-import aiosqlite
+from typing import Literal
 
 from data.errors import SchemaTooNew, StoreError
 
@@ -87,73 +85,66 @@ def _has_code(text: str) -> bool:
     )
 
 
-async def _connect(target: str | Path, **options: Any) -> aiosqlite.Connection:
-    """Open an aiosqlite connection in autocommit mode (the store writes BEGIN/COMMIT itself).
+def _connect(target: str | Path, *, uri: bool = False) -> sqlite3.Connection:
+    """Open a sqlite3 connection in autocommit mode (the store writes BEGIN/COMMIT itself).
 
-    aiosqlite's worker thread is not a daemon, so a program that dies without closing the store
-    would hang at exit waiting for it. Its thread is made a daemon before it starts: the process
-    can always exit, and SQLite treats that like a crash (committed transactions stay, an open
-    one rolls back), which the store is built to survive.
+    Called in the store's connection thread, which then alone uses the connection.
     """
-    connection = aiosqlite.connect(target, isolation_level=None, **options)
-    thread = getattr(connection, "_thread", None)
-    if isinstance(thread, threading.Thread) and not thread.is_alive():
-        thread.daemon = True
-    return await connection
+    connection = sqlite3.connect(target, isolation_level=None, uri=uri)
+    try:
+        connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    except BaseException:
+        connection.close()
+        raise
+    return connection
 
 
-async def _schema_version(db: aiosqlite.Connection) -> int:
-    rows = await db.execute_fetchall(
+def _schema_version(db: sqlite3.Connection) -> int:
+    found = db.execute(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-    )
-    if not rows:
+    ).fetchall()
+    if not found:
         return 0
-    rows = await db.execute_fetchall("SELECT COALESCE(MAX(version), 0) FROM schema_version")
-    return int(next(iter(rows))[0])
+    return int(db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
 
 
-async def open_writer(
-    path: Path, synchronous: Synchronous = DEFAULT_SYNCHRONOUS
-) -> aiosqlite.Connection:
-    """Open the one write connection: refuse a newer schema, set pragmas, apply migrations."""
+def check_writer_options(path: Path, synchronous: str) -> None:
+    """Refuse, before any thread starts or any file is touched, what open_writer cannot open."""
     if synchronous not in ("NORMAL", "FULL"):
         raise ValueError(f"synchronous must be 'NORMAL' or 'FULL', not {synchronous!r}")
     if str(path) == ":memory:" or str(path).startswith("file:"):
         raise ValueError("the store needs a file path (use a temporary folder in tests)")
+
+
+def open_writer(path: Path, synchronous: Synchronous = DEFAULT_SYNCHRONOUS) -> sqlite3.Connection:
+    """Open the one write connection: refuse a newer schema, set pragmas, apply migrations."""
+    check_writer_options(path, synchronous)
     path.parent.mkdir(parents=True, exist_ok=True)
-    db = await _connect(path)
+    db = _connect(path)
     try:
-        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         known = latest_version()
         try:
-            found = await _schema_version(db)
+            found = _schema_version(db)
         except sqlite3.DatabaseError as err:
             raise StoreError(f"{path} is not a usable SQLite database: {err}") from err
         if found > known:
             raise SchemaTooNew(str(path), found, known)
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute(f"PRAGMA synchronous = {synchronous}")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await apply_migrations(db, str(path))
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute(f"PRAGMA synchronous = {synchronous}")
+        db.execute("PRAGMA foreign_keys = ON")
+        apply_migrations(db, str(path))
     except BaseException:
-        await db.close()
+        db.close()
         raise
     return db
 
 
-async def open_reader(path: Path) -> aiosqlite.Connection:
+def open_reader(path: Path) -> sqlite3.Connection:
     """Open a read-only connection; WAL lets it read while the writer writes."""
-    uri = path.resolve().as_uri() + "?mode=ro"
-    db = await _connect(uri, uri=True)
-    try:
-        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    except BaseException:
-        await db.close()
-        raise
-    return db
+    return _connect(path.resolve().as_uri() + "?mode=ro", uri=True)
 
 
-async def apply_migrations(db: aiosqlite.Connection, label: str) -> int:
+def apply_migrations(db: sqlite3.Connection, label: str) -> int:
     """Apply every pending migration, each in its own IMMEDIATE transaction; return the version.
 
     The version is read again inside each transaction, so two processes opening the same file
@@ -161,23 +152,23 @@ async def apply_migrations(db: aiosqlite.Connection, label: str) -> int:
     """
     known = migrations()
     for migration in known:
-        await db.execute("BEGIN IMMEDIATE")
+        db.execute("BEGIN IMMEDIATE")
         try:
-            current = await _schema_version(db)
+            current = _schema_version(db)
             if current > len(known):
                 raise SchemaTooNew(label, current, len(known))
             if current >= migration.version:
-                await db.execute("COMMIT")
+                db.execute("COMMIT")
                 continue
             for statement in split_statements(migration.sql):
-                await db.execute(statement)
-            await db.execute(
+                db.execute(statement)
+            db.execute(
                 "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
                 (migration.version, migration.name, time.time()),
             )
-            await db.execute("COMMIT")
+            db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
-                await db.execute("ROLLBACK")
+                db.execute("ROLLBACK")
             raise
-    return await _schema_version(db)
+    return _schema_version(db)

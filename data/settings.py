@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-import aiosqlite
 
 
 @dataclass(frozen=True)
@@ -25,26 +24,24 @@ class GuildSettings:
     allow_computers: bool = True
 
 
-async def get_settings(db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+def get_settings(db: sqlite3.Connection, guild_id: int) -> GuildSettings:
     """The stored settings, or the defaults for a server that never set any."""
-    rows = list(
-        await db.execute_fetchall(
-            "SELECT default_preset, options_json, turn_timeout, allow_computers"
-            " FROM guild_settings WHERE guild_id = ?",
-            (guild_id,),
-        )
-    )
+    rows = db.execute(
+        "SELECT default_preset, options_json, turn_timeout, allow_computers"
+        " FROM guild_settings WHERE guild_id = ?",
+        (guild_id,),
+    ).fetchall()
     if not rows:
         return GuildSettings(guild_id)
     preset, options_json, timeout, allow = rows[0]
     return GuildSettings(guild_id, preset, json.loads(options_json), timeout, bool(allow))
 
 
-async def put_settings(db: aiosqlite.Connection, settings: GuildSettings, now: float) -> None:
+def put_settings(db: sqlite3.Connection, settings: GuildSettings, now: float) -> None:
     """Store a server's settings, replacing what it had."""
     if settings.turn_timeout is not None and settings.turn_timeout <= 0:
         raise ValueError("turn_timeout must be a positive number of seconds")
-    await db.execute(
+    db.execute(
         "INSERT INTO guild_settings (guild_id, default_preset, options_json, turn_timeout,"
         " allow_computers, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE"
         " SET default_preset = excluded.default_preset, options_json = excluded.options_json,"

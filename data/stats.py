@@ -8,11 +8,10 @@ and the tests check that both agree.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import aiosqlite
 
 from data.results import SeatResult
 
@@ -86,8 +85,8 @@ def _row_to_stats(row: Sequence[Any]) -> PlayerStats:
     return PlayerStats(*row)
 
 
-async def add_game(
-    db: aiosqlite.Connection,
+def add_game(
+    db: sqlite3.Connection,
     guild_id: int,
     game_id: int,
     seats: Sequence[SeatResult],
@@ -95,7 +94,7 @@ async def add_game(
     exact_bids: Sequence[int],
 ) -> None:
     """Add one finished game to its humans' totals (inside finish_game's transaction)."""
-    await db.executemany(
+    db.executemany(
         "INSERT INTO player_totals (guild_id, user_id, games, wins, points, hands, exact_bids,"
         " best_game, best_game_id, streak, last_game_id) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, user_id) DO UPDATE SET"
@@ -128,8 +127,8 @@ async def add_game(
     )
 
 
-async def leaderboard(
-    db: aiosqlite.Connection,
+def leaderboard(
+    db: sqlite3.Connection,
     guild_id: int,
     *,
     sort: str,
@@ -143,7 +142,7 @@ async def leaderboard(
         raise ValueError(f"unknown sort key {sort!r}; use one of: {', '.join(SORT_KEYS)}")
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    rows = await db.execute_fetchall(
+    rows = db.execute(
         _STATS_SQL.format(user_filter="")
         + f" ORDER BY {sort} DESC, t.games DESC, t.user_id LIMIT :limit",
         {
@@ -153,16 +152,14 @@ async def leaderboard(
             "mu0": mu0,
             "sigma0": sigma0,
         },
-    )
+    ).fetchall()
     return [_row_to_stats(row) for row in rows]
 
 
-async def player_stats(
-    db: aiosqlite.Connection, guild_id: int, user_id: int, *, mu0: float, sigma0: float
+def player_stats(
+    db: sqlite3.Connection, guild_id: int, user_id: int, *, mu0: float, sigma0: float
 ) -> PlayerStats | None:
     """One human's stats in one server, or None when they have no finished game there."""
     params = {"guild": guild_id, "user": user_id, "min_games": 1, "mu0": mu0, "sigma0": sigma0}
-    rows = list(
-        await db.execute_fetchall(_STATS_SQL.format(user_filter="AND t.user_id = :user"), params)
-    )
+    rows = db.execute(_STATS_SQL.format(user_filter="AND t.user_id = :user"), params).fetchall()
     return _row_to_stats(rows[0]) if rows else None

@@ -1,11 +1,13 @@
 """The Store: the one object the bot holds to reach the database.
 
-One write connection, used under an asyncio.Lock: every write is one IMMEDIATE transaction, so
-transactions from many tables queue up whole and never interleave. Reads go through a second,
-read-only connection (WAL lets it read while a write is in progress). A write, once requested,
-runs to its end even if the awaiting task is cancelled, so a cancelled caller cannot leave a
-transaction half-done (it just does not learn whether it landed, as after a crash); when the
-call returns, the transaction is committed.
+One write connection, owned by one thread (data/worker.py): every write is one IMMEDIATE
+transaction that runs there whole, as plain sqlite3 code, so transactions from many tables queue
+up in the order they were requested and never interleave, and the event loop is woken once per
+write, not once per statement. Reads go the same way through a second, read-only connection and
+thread (WAL lets it read while a write is in progress). A write, once requested, runs to its end
+even if the awaiting task is cancelled, so a cancelled caller cannot leave a transaction
+half-done (it just does not learn whether it landed, as after a crash); when the call returns,
+the transaction is committed.
 """
 
 from __future__ import annotations
@@ -14,17 +16,21 @@ import asyncio
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
-import aiosqlite
-
 from data import results, settings, stats, tables
-from data.connection import DEFAULT_SYNCHRONOUS, Synchronous, open_reader, open_writer
+from data.connection import (
+    DEFAULT_SYNCHRONOUS,
+    Synchronous,
+    check_writer_options,
+    open_reader,
+    open_writer,
+)
 from data.errors import ChannelBusy, StoreError
 from data.results import RATING_MODEL, FinishedGame, RatingChange
 from data.settings import GuildSettings
@@ -39,6 +45,7 @@ from data.tables import (
     TableStatus,
     Validator,
 )
+from data.worker import ConnectionThread
 
 T = TypeVar("T")
 
@@ -53,8 +60,8 @@ class RecordedGame:
     rating_changes: list[RatingChange]
 
 
-async def record_game(
-    db: aiosqlite.Connection,
+def record_game(
+    db: sqlite3.Connection,
     *,
     table_id: int | None,
     guild_id: int,
@@ -64,12 +71,12 @@ async def record_game(
 ) -> RecordedGame:
     """Store a finished game's rows, add it to its humans' totals, rate them (in the caller's
     transaction: finish_game's, or a benchmark's bulk load)."""
-    game_id = await results.insert_game(
+    game_id = results.insert_game(
         db, table_id=table_id, guild_id=guild_id, channel_id=channel_id, game=game, now=now
     )
     exact = results.exact_bids(game)
-    await stats.add_game(db, guild_id, game_id, game.seats, len(game.hands), exact)
-    changes = await results.rate_game(db, guild_id, game.seats, now)
+    stats.add_game(db, guild_id, game_id, game.seats, len(game.hands), exact)
+    changes = results.rate_game(db, guild_id, game.seats, now)
     return RecordedGame(game_id, changes)
 
 
@@ -84,8 +91,8 @@ class Store:
     def __init__(
         self,
         path: Path,
-        writer: aiosqlite.Connection,
-        reader: aiosqlite.Connection,
+        writer: ConnectionThread,
+        reader: ConnectionThread,
         clock: Callable[[], float],
     ) -> None:
         """Use Store.open."""
@@ -93,9 +100,7 @@ class Store:
         self._writer = writer
         self._reader = reader
         self._clock = clock
-        self._write_lock = asyncio.Lock()
-        self._read_lock = asyncio.Lock()
-        self._closed = False
+        self._closing: asyncio.Future[Any] | None = None
 
     # -- opening and closing -------------------------------------------------------------------
 
@@ -114,22 +119,29 @@ class Store:
         clock gives the unix time stamped on rows (tests pass a fake one).
         """
         db_path = Path(path)
-        writer = await open_writer(db_path, synchronous)
+        check_writer_options(db_path, synchronous)
+        writer = ConnectionThread("store-writer")
+        reader = ConnectionThread("store-reader")
         try:
-            reader = await open_reader(db_path)
+            await writer.start(partial(open_writer, db_path, synchronous))
+            await reader.start(partial(open_reader, db_path))
         except BaseException:
-            await writer.close()
+            writer.stop()  # whichever thread did open its connection closes it and ends
+            reader.stop()
             raise
         return cls(db_path, writer, reader, clock)
 
     async def close(self) -> None:
-        """Wait for the writes and reads in progress, then close both connections (idempotent)."""
-        async with self._write_lock, self._read_lock:
-            if self._closed:
-                return
-            self._closed = True
-            await self._reader.close()
-            await self._writer.close()
+        """Wait for the writes and reads requested before, then close both connections.
+
+        Idempotent; a write or read requested once close() was called raises StoreError. The
+        connections close even if the awaiting task is cancelled.
+        """
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(
+                asyncio.gather(self._writer.stop(), self._reader.stop())
+            )
+        await asyncio.shield(self._closing)
 
     async def __aenter__(self) -> Store:
         """``async with await Store.open(path) as store:`` closes the store on the way out."""
@@ -145,45 +157,32 @@ class Store:
 
     async def schema_version(self) -> int:
         """The schema version of the open database."""
-        async with self._reading() as db:
-            rows = list(await db.execute_fetchall("SELECT MAX(version) FROM schema_version"))
-        return int(rows[0][0])
+        return await self._read(
+            lambda db: int(db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0])
+        )
 
     # -- the one write path and the read path --------------------------------------------------
 
-    async def _write(self, body: Callable[[aiosqlite.Connection, float], Awaitable[T]]) -> T:
-        """Run body in one IMMEDIATE transaction under the write lock; commit or roll back whole."""
-        return await asyncio.shield(asyncio.ensure_future(self._run_write(body)))
+    async def _write(self, body: Callable[[sqlite3.Connection, float], T]) -> T:
+        """Run body(connection, now) in one IMMEDIATE transaction in the writer thread, after
+        every write requested before; commit, or roll back whole if body raises.
 
-    async def _run_write(self, body: Callable[[aiosqlite.Connection, float], Awaitable[T]]) -> T:
-        async with self._write_lock:
-            self._check_open()
-            db = self._writer
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                value = await body(db, self._clock())
-                await db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
-                raise
-            return value
+        body is plain synchronous sqlite3 code (no awaits) and must not commit. The write is
+        queued before this coroutine first suspends, and runs to its end even if the awaiting
+        task is cancelled; when this returns, it is committed.
+        """
+        self._check_open()
+        return await self._writer.submit(partial(_in_transaction, body, self._clock()))
+
+    async def _read(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """Run body(connection) in the reader thread on one consistent snapshot (a read
+        transaction), for reads of several statements."""
+        self._check_open()
+        return await self._reader.submit(partial(_in_snapshot, body))
 
     def _check_open(self) -> None:
-        if self._closed:
+        if self._closing is not None:
             raise StoreError("the store is closed")
-
-    @asynccontextmanager
-    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A consistent snapshot on the read-only connection, for reads of several statements."""
-        async with self._read_lock:
-            self._check_open()
-            db = self._reader
-            await db.execute("BEGIN")
-            try:
-                yield db
-            finally:
-                await db.execute("COMMIT")
 
     # -- tables in progress --------------------------------------------------------------------
 
@@ -207,9 +206,9 @@ class Store:
         meta: the caller's own data about the table (a JSON object; default {}), saved with it.
         """
 
-        async def body(db: aiosqlite.Connection, now: float) -> TableRecord:
+        def body(db: sqlite3.Connection, now: float) -> TableRecord:
             try:
-                table_id = await tables.insert_table(
+                table_id = tables.insert_table(
                     db,
                     guild_id=guild_id,
                     channel_id=channel_id,
@@ -226,8 +225,8 @@ class Store:
                     raise ChannelBusy(channel_id) from err
                 raise
             if action is not None:
-                await tables.append_action(db, table_id, action, now)
-            table = await tables.get_table(db, table_id)
+                tables.append_action(db, table_id, action, now)
+            table = tables.get_table(db, table_id)
             assert table is not None
             return table
 
@@ -244,18 +243,17 @@ class Store:
         cancelled or broken): a closed table is never reopened by a late save.
         """
 
-        async def body(db: aiosqlite.Connection, now: float) -> int | None:
-            await tables.update_table(db, table, now)
+        def body(db: sqlite3.Connection, now: float) -> int | None:
+            tables.update_table(db, table, now)
             if action is None:
                 return None
-            return await tables.append_action(db, table.id, action, now)
+            return tables.append_action(db, table.id, action, now)
 
         return await self._write(body)
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         """The stored table with that id, or None."""
-        async with self._reading() as db:
-            return await tables.get_table(db, table_id)
+        return await self._read(partial(tables.get_table, table_id=table_id))
 
     async def load_active_tables(self, validate: Validator | None = None) -> LoadedTables:
         """Every lobby and game in play, for resuming at start-up.
@@ -266,8 +264,7 @@ class Store:
         table never stops the rest. An ImportError is not a damaged table: it propagates.
         """
         check = validate if validate is not None else tables.engine_validator
-        async with self._reading() as db:
-            rows = await tables.open_table_rows(db)
+        rows = await self._read(tables.open_table_rows)
         ok: list[TableRecord] = []
         broken: list[BrokenTable] = []
         for row in rows:
@@ -287,15 +284,14 @@ class Store:
     async def mark_broken(self, table_id: int, reason: str) -> None:
         """Set a table aside as broken (it will not be resumed again) with the reason."""
 
-        async def body(db: aiosqlite.Connection, now: float) -> None:
-            await tables.mark_broken(db, table_id, reason[:MAX_REASON], now)
+        def body(db: sqlite3.Connection, now: float) -> None:
+            tables.mark_broken(db, table_id, reason[:MAX_REASON], now)
 
         await self._write(body)
 
     async def actions(self, table_id: int, after_id: int = 0) -> list[LoggedAction]:
         """A table's action log in the order it was written (empty for an unknown table)."""
-        async with self._reading() as db:
-            return await tables.read_actions(db, table_id, after_id)
+        return await self._read(partial(tables.read_actions, table_id=table_id, after_id=after_id))
 
     # -- finished games ------------------------------------------------------------------------
 
@@ -312,11 +308,11 @@ class Store:
         """
         result.check()
 
-        async def body(db: aiosqlite.Connection, now: float) -> RecordedGame:
-            await tables.update_table(db, replace(table, status=TableStatus.FINISHED), now)
+        def body(db: sqlite3.Connection, now: float) -> RecordedGame:
+            tables.update_table(db, replace(table, status=TableStatus.FINISHED), now)
             if action is not None:
-                await tables.append_action(db, table.id, action, now)
-            return await record_game(
+                tables.append_action(db, table.id, action, now)
+            return record_game(
                 db,
                 table_id=table.id,
                 guild_id=table.guild_id,
@@ -329,16 +325,14 @@ class Store:
 
     async def get_game(self, game_id: int) -> FinishedGame | None:
         """A finished game's full record (scoresheet, seats), or None."""
-        async with self._reading() as db:
-            return await results.read_game(db, game_id)
+        return await self._read(partial(results.read_game, game_id=game_id))
 
     async def game_for_table(self, table_id: int) -> int | None:
         """The id of the finished game played at a table, or None."""
-        async with self._reading() as db:
-            rows = list(
-                await db.execute_fetchall("SELECT id FROM games WHERE table_id = ?", (table_id,))
-            )
-        return int(rows[0][0]) if rows else None
+        row = await self._read(
+            lambda db: db.execute("SELECT id FROM games WHERE table_id = ?", (table_id,)).fetchone()
+        )
+        return int(row[0]) if row is not None else None
 
     # -- leaderboards and stats ----------------------------------------------------------------
 
@@ -350,35 +344,65 @@ class Store:
         Only players with at least min_games finished games are listed. An unknown server
         gives []. An unknown sort key raises ValueError naming the allowed keys.
         """
-        async with self._reading() as db:
-            return await stats.leaderboard(
-                db,
-                guild_id,
+        return await self._read(
+            partial(
+                stats.leaderboard,
+                guild_id=guild_id,
                 sort=sort,
                 limit=limit,
                 min_games=min_games,
                 mu0=RATING_MODEL.mu,
                 sigma0=RATING_MODEL.sigma,
             )
+        )
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """One human's stats in one server, or None when they finished no game there."""
-        async with self._reading() as db:
-            return await stats.player_stats(
-                db, guild_id, user_id, mu0=RATING_MODEL.mu, sigma0=RATING_MODEL.sigma
+        return await self._read(
+            partial(
+                stats.player_stats,
+                guild_id=guild_id,
+                user_id=user_id,
+                mu0=RATING_MODEL.mu,
+                sigma0=RATING_MODEL.sigma,
             )
+        )
 
     # -- server settings -----------------------------------------------------------------------
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings (defaults when it never set any)."""
-        async with self._reading() as db:
-            return await settings.get_settings(db, guild_id)
+        return await self._read(partial(settings.get_settings, guild_id=guild_id))
 
     async def save_settings(self, value: GuildSettings) -> None:
         """Replace the server's settings."""
 
-        async def body(db: aiosqlite.Connection, now: float) -> None:
-            await settings.put_settings(db, value, now)
+        def body(db: sqlite3.Connection, now: float) -> None:
+            settings.put_settings(db, value, now)
 
         await self._write(body)
+
+
+def _in_transaction(
+    body: Callable[[sqlite3.Connection, float], T], now: float, db: sqlite3.Connection
+) -> T:
+    """In the writer thread: body in one IMMEDIATE transaction, committed or rolled back whole."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        value = body(db, now)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return value
+
+
+def _in_snapshot(body: Callable[[sqlite3.Connection], T], db: sqlite3.Connection) -> T:
+    """In the reader thread: body in one read transaction, so its statements see one state."""
+    db.execute("BEGIN")
+    try:
+        return body(db)
+    finally:
+        if db.in_transaction:
+            db.execute("COMMIT")

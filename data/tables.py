@@ -8,12 +8,11 @@ transaction the Store opens; they never commit.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
-
-import aiosqlite
 
 from data.errors import ChannelBusy, StoreError, TableNotFound
 
@@ -218,8 +217,8 @@ def _record(row: Sequence[Any], seats: tuple[Seat, ...], meta: dict[str, Any]) -
     )
 
 
-async def insert_table(
-    db: aiosqlite.Connection,
+def insert_table(
+    db: sqlite3.Connection,
     *,
     guild_id: int,
     channel_id: int,
@@ -233,13 +232,13 @@ async def insert_table(
 ) -> int:
     """Insert a new table with its seats; refuse a second open table in one channel."""
     if status in OPEN_STATUSES:
-        busy = await db.execute_fetchall(
+        busy = db.execute(
             "SELECT 1 FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'playing')",
             (channel_id,),
-        )
+        ).fetchall()
         if busy:
             raise ChannelBusy(channel_id)
-    cursor = await db.execute(
+    cursor = db.execute(
         "INSERT INTO game_tables (guild_id, channel_id, host_id, status, rules_json, message_id,"
         " seats_json, meta_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
@@ -260,13 +259,13 @@ async def insert_table(
     return table_id
 
 
-async def update_table(db: aiosqlite.Connection, table: TableRecord, now: float) -> None:
+def update_table(db: sqlite3.Connection, table: TableRecord, now: float) -> None:
     """Overwrite the stored table (seats included) with this record, in one statement.
 
     Only an open table (lobby, playing) is updated: a closed one is never reopened by a late
     save. Raises TableNotFound, or StoreError naming the table's status.
     """
-    cursor = await db.execute(
+    cursor = db.execute(
         "UPDATE game_tables SET host_id = ?, status = ?, rules_json = ?, message_id = ?,"
         " snapshot_json = ?, seats_json = ?, meta_json = ?, turn_deadline = ?, broken_reason = ?,"
         " saves = saves + 1, updated_at = ? WHERE id = ? AND status IN ('lobby', 'playing')",
@@ -286,19 +285,17 @@ async def update_table(db: aiosqlite.Connection, table: TableRecord, now: float)
     )
     if cursor.rowcount == 1:
         return
-    rows = list(
-        await db.execute_fetchall("SELECT status FROM game_tables WHERE id = ?", (table.id,))
-    )
+    rows = db.execute("SELECT status FROM game_tables WHERE id = ?", (table.id,)).fetchall()
     if not rows:
         raise TableNotFound(table.id)
     raise StoreError(f"table {table.id} is {rows[0][0]}; it can no longer be saved")
 
 
-async def append_action(
-    db: aiosqlite.Connection, table_id: int, action: Action, now: float
+def append_action(
+    db: sqlite3.Connection, table_id: int, action: Action, now: float
 ) -> int:
     """Append one row to the action log; return its id."""
-    cursor = await db.execute(
+    cursor = db.execute(
         "INSERT INTO action_log (table_id, seat, user_id, action, payload_json, at)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         (
@@ -315,11 +312,11 @@ async def append_action(
     return action_id
 
 
-async def mark_broken(
-    db: aiosqlite.Connection, table_id: int, reason: str, now: float
+def mark_broken(
+    db: sqlite3.Connection, table_id: int, reason: str, now: float
 ) -> None:
     """Set a table aside with the reason it cannot be resumed."""
-    cursor = await db.execute(
+    cursor = db.execute(
         "UPDATE game_tables SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?",
         (reason, now, table_id),
     )
@@ -327,36 +324,33 @@ async def mark_broken(
         raise TableNotFound(table_id)
 
 
-async def get_table(db: aiosqlite.Connection, table_id: int) -> TableRecord | None:
+def get_table(db: sqlite3.Connection, table_id: int) -> TableRecord | None:
     """One table by id, or None."""
-    rows = list(
-        await db.execute_fetchall(
-            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = ?", (table_id,)
-        )
-    )
+    rows = db.execute(
+        f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = ?", (table_id,)
+    ).fetchall()
     return table_from_row(rows[0]) if rows else None
 
 
-async def open_table_rows(db: aiosqlite.Connection) -> list[Sequence[Any]]:
+def open_table_rows(db: sqlite3.Connection) -> list[Sequence[Any]]:
     """The raw rows of every lobby and game in play, oldest first (parsed by the loader, so
     one unreadable row cannot stop the others)."""
-    return list(
-        await db.execute_fetchall(
-            f"SELECT {_TABLE_COLUMNS} FROM game_tables"
-            " WHERE status IN ('lobby', 'playing') ORDER BY id"
-        )
-    )
+    return db.execute(
+        f"SELECT {_TABLE_COLUMNS} FROM game_tables"
+        " WHERE status IN ('lobby', 'playing') ORDER BY id"
+    ).fetchall()
 
 
-async def read_actions(
-    db: aiosqlite.Connection, table_id: int, after_id: int = 0
+
+def read_actions(
+    db: sqlite3.Connection, table_id: int, after_id: int = 0
 ) -> list[LoggedAction]:
     """The log of one table in the order it was written (after after_id, to page)."""
-    rows = await db.execute_fetchall(
+    rows = db.execute(
         "SELECT id, table_id, action, seat, user_id, payload_json, at FROM action_log"
         " WHERE table_id = ? AND id > ? ORDER BY id",
         (table_id, after_id),
-    )
+    ).fetchall()
     return [
         LoggedAction(
             id=row[0],

@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,16 +25,20 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+async def writer_pragma(store: Store, name: str) -> Any:
+    """A pragma as the store's own write connection has it."""
+    return await store._write(lambda db, now: db.execute(f"PRAGMA {name}").fetchone()[0])
+
+
 async def test_fresh_database_gets_latest_version_and_pragmas(db_path: Path) -> None:
     assert not db_path.parent.exists()
     store = await Store.open(db_path)
     try:
         assert await store.schema_version() == latest_version() == len(migrations())
-        writer = store._writer
-        assert (await writer.execute_fetchall("PRAGMA journal_mode"))[0][0] == "wal"
-        assert (await writer.execute_fetchall("PRAGMA foreign_keys"))[0][0] == 1
-        assert (await writer.execute_fetchall("PRAGMA busy_timeout"))[0][0] > 0
-        assert (await writer.execute_fetchall("PRAGMA synchronous"))[0][0] == 1  # NORMAL
+        assert await writer_pragma(store, "journal_mode") == "wal"
+        assert await writer_pragma(store, "foreign_keys") == 1
+        assert await writer_pragma(store, "busy_timeout") > 0
+        assert await writer_pragma(store, "synchronous") == 1  # NORMAL
     finally:
         await store.close()
     assert [row[0] for row in version_rows(db_path)] == list(range(1, latest_version() + 1))
@@ -47,7 +52,7 @@ async def test_reopening_is_a_no_op(db_path: Path) -> None:
     store = await Store.open(db_path, synchronous="FULL")
     try:
         assert await store.schema_version() == latest_version()
-        assert (await store._writer.execute_fetchall("PRAGMA synchronous"))[0][0] == 2
+        assert await writer_pragma(store, "synchronous") == 2  # FULL
     finally:
         await store.close()
     assert version_rows(db_path) == before
@@ -129,7 +134,8 @@ async def test_memory_database_is_refused() -> None:
 
 
 def test_a_program_that_forgets_to_close_the_store_still_exits(tmp_path: Path) -> None:
-    """aiosqlite's threads would keep the process alive at exit; the store's do not."""
+    """A non-daemon connection thread would keep the process alive at exit; the store's do
+    not."""
     script = (
         "import asyncio, sys\n"
         "sys.path.insert(0, sys.argv[2])\n"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from data import SORT_KEYS, FinishedGame, PlayerStats, Store, connection, results
@@ -126,8 +126,8 @@ async def test_running_totals_match_the_definition_over_all_games(store: Store) 
         await finish(store, random_game(rng, range(1, 9)), guild_id=rng.choice([1, 2]))
     kept = [await board(store, 1), await board(store, 2)]
     backfill = split_statements(migrations()[1].sql)[-1]
-    await store._writer.execute("DELETE FROM player_totals")
-    await store._writer.execute(backfill)
+    await store._write(lambda db, now: db.execute("DELETE FROM player_totals"))
+    await store._write(lambda db, now: db.execute(backfill))
     assert [await board(store, 1), await board(store, 2)] == kept
     assert sum(row.games for rows in kept for row in rows) > 60
 
@@ -150,11 +150,9 @@ async def test_upgrading_a_version_1_database_backfills_the_totals(
     old = await Store.open(path)
     assert await old.schema_version() == 1
     for game in games:  # what version 1 of finish_game wrote
-        async def body(db: aiosqlite.Connection, now: float, game: FinishedGame = game) -> None:
-            await results.insert_game(
-                db, table_id=None, guild_id=1, channel_id=1, game=game, now=now
-            )
-            await results.rate_game(db, 1, game.seats, now)
+        def body(db: sqlite3.Connection, now: float, game: FinishedGame = game) -> None:
+            results.insert_game(db, table_id=None, guild_id=1, channel_id=1, game=game, now=now)
+            results.rate_game(db, 1, game.seats, now)
 
         await old._write(body)
     await old.close()

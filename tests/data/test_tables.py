@@ -96,7 +96,7 @@ async def test_action_log_is_append_only(store: Store) -> None:
     table = await new_table(store)
     await store.save_table(table, Action("deal"))
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        await store._writer.execute("UPDATE action_log SET action = 'forged'")
+        await store._write(lambda db, now: db.execute("UPDATE action_log SET action = 'forged'"))
 
 
 async def test_one_open_table_per_channel(store: Store) -> None:
@@ -198,10 +198,12 @@ async def test_damaged_tables_are_marked_broken_and_the_rest_load(store: Store) 
 async def test_unreadable_seats_mark_a_table_broken(store: Store) -> None:
     good = await new_table(store, channel_id=1)
     bad = await new_table(store, channel_id=2)
-    await store._writer.execute(
-        "UPDATE game_tables SET seats_json = '[{\"name\": \"x\", \"wormhole\": 1}]'"
-        " WHERE id = ?",
-        (bad.id,),
+    await store._write(
+        lambda db, now: db.execute(
+            "UPDATE game_tables SET seats_json = '[{\"name\": \"x\", \"wormhole\": 1}]'"
+            " WHERE id = ?",
+            (bad.id,),
+        )
     )
     loaded = await store.load_active_tables(validate=lambda table: None)
     assert [t.id for t in loaded.ok] == [good.id]
@@ -252,11 +254,12 @@ async def test_concurrent_writers_never_interleave(store: Store) -> None:
         nonlocal seen
         while True:
             finished = writers_done.is_set()
-            async with store._reading() as db:
-                rows = await db.execute_fetchall(
+            rows = await store._read(
+                lambda db: db.execute(
                     "SELECT t.saves, (SELECT COUNT(*) FROM action_log a WHERE a.table_id = t.id)"
                     " FROM game_tables t"
-                )
+                ).fetchall()
+            )
             for saves, logged in rows:
                 assert saves == logged
                 seen += saves
@@ -298,8 +301,7 @@ async def test_a_cancelled_caller_cannot_leave_half_a_transaction(store: Store) 
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     # Writes that started run to the end; wait for the write queue to drain.
-    async with store._write_lock:
-        pass
+    await store._write(lambda db, now: None)
     stored = await store.get_table(table.id)
     assert stored is not None
     assert stored.saves == len(await store.actions(table.id))

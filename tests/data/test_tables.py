@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -144,6 +145,11 @@ async def test_failed_save_changes_nothing(store: Store) -> None:
     assert stored is not None and stored.snapshot_json == '{"v": 1}'
     assert stored.seats == table.seats
     assert [a.action for a in await store.actions(table.id)] == ["deal"]
+    # The rolled-back transaction left the write connection ready for the next one.
+    await store.save_table(replace(table, snapshot_json='{"v": 3}'), Action("bid"))
+    stored = await store.get_table(table.id)
+    assert stored is not None and stored.snapshot_json == '{"v": 3}' and stored.saves == 2
+    assert [a.action for a in await store.actions(table.id)] == ["deal", "bid"]
 
 
 async def test_load_active_tables_skips_closed_ones(store: Store) -> None:
@@ -305,6 +311,85 @@ async def test_a_cancelled_caller_cannot_leave_half_a_transaction(store: Store) 
     stored = await store.get_table(table.id)
     assert stored is not None
     assert stored.saves == len(await store.actions(table.id))
+
+
+def hold_the_writer(store: Store) -> threading.Event:
+    """Keep the writer thread busy until the returned event is set, so that the writes requested
+    meanwhile are all waiting in its queue at once."""
+    gate = threading.Event()
+    store._writer.submit(lambda db: gate.wait(30))  # 30 s: a hang guard, not a timing
+    return gate
+
+
+async def test_a_write_whose_caller_is_cancelled_still_commits(store: Store) -> None:
+    table = await new_table(store)
+    gate = hold_the_writer(store)
+    saving = asyncio.create_task(
+        store.save_table(replace(table, snapshot_json='{"n": 1}'), Action("bid", seat=0))
+    )
+    await asyncio.sleep(0)  # the save is requested: it waits behind the held writer
+    saving.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await saving
+    gate.set()
+    await store._write(lambda db, now: None)  # the queue has drained
+    stored = await store.get_table(table.id)
+    assert stored is not None and stored.snapshot_json == '{"n": 1}' and stored.saves == 1
+    assert [a.action for a in await store.actions(table.id)] == ["bid"]
+
+
+async def test_a_failed_write_whose_caller_is_gone_is_logged(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    table = await new_table(store)
+    gate = hold_the_writer(store)
+    saving = asyncio.create_task(
+        store.save_table(replace(table, snapshot_json="{}"), Action("bid", payload={"x": object()}))
+    )
+    await asyncio.sleep(0)
+    saving.cancel()
+    gate.set()
+    await store._write(lambda db, now: None)
+    assert "caller was cancelled" in caplog.text and "TypeError" in caplog.text
+    stored = await store.get_table(table.id)
+    assert stored is not None and stored.saves == 0 and stored.snapshot_json is None
+
+
+async def test_writes_land_in_the_order_they_were_requested(store: Store) -> None:
+    table = await new_table(store)
+    gate = hold_the_writer(store)
+    saves = [
+        asyncio.create_task(store.save_table(table, Action("play", payload={"n": n})))
+        for n in range(40)
+    ]
+    await asyncio.sleep(0)  # all 40 are queued behind the held writer
+    gate.set()
+    ids = await asyncio.gather(*saves)
+    log = await store.actions(table.id)
+    assert [entry.payload["n"] for entry in log] == list(range(40))
+    assert [entry.id for entry in log] == ids
+
+
+async def test_close_waits_for_the_writes_requested_before_it(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    table = await new_table(store)
+    gate = hold_the_writer(store)
+    saves = [
+        asyncio.create_task(store.save_table(table, Action("play", payload={"n": n})))
+        for n in range(5)
+    ]
+    await asyncio.sleep(0)
+    closing = asyncio.create_task(store.close())
+    await asyncio.sleep(0)
+    with pytest.raises(StoreError, match="closed"):
+        await store.save_table(table, Action("too late"))
+    assert not closing.done()
+    gate.set()
+    await closing
+    with sqlite3.connect(db_path) as db:
+        logged = db.execute("SELECT action FROM action_log WHERE table_id = ?", (table.id,))
+        assert [row[0] for row in logged] == ["play"] * 5
+    assert all(isinstance(action_id, int) for action_id in await asyncio.gather(*saves))
 
 
 async def test_a_closed_store_says_so(db_path: Path) -> None:

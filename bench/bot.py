@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import logging
 import random
@@ -60,6 +61,8 @@ class Bench:
         self.counting = False
         self.saves: list[float] = []
         self.computer_moves = 0
+        self.table_of_user: dict[int, int] = {}
+        self.changed: dict[int, asyncio.Event] = {}  # table id -> a DM of it was sent
         store: Any = h.bot.store  # type: ignore[attr-defined]
         save = store.save_table
 
@@ -86,9 +89,14 @@ class Bench:
             fut = self.answered.pop(call.interaction_id)
             if not fut.done():
                 fut.set_result(time.perf_counter())
-        elif call.is_rest and self.counting:
-            kind = "DM" if call.audience is not None else "table"
-            self.rest[f"{call.method} {kind}"] += 1
+        elif call.is_rest:
+            if self.counting:
+                kind = "DM" if call.audience is not None else "table"
+                self.rest[f"{call.method} {kind}"] += 1
+            if call.audience is not None:  # a DM changed: its person may be able to act
+                table_id = self.table_of_user.get(call.audience)
+                if table_id is not None:
+                    self.changed[table_id].set()
 
     async def interact(self, payload: dict[str, Any]) -> float:
         """Fire one interaction; seconds until its response went out."""
@@ -108,23 +116,30 @@ class Bench:
             await self.interact(self.h.slash("ohhell join", m, channel=channel))
         await self.interact(self.h.slash("ohhell deal", host, channel=channel))
         view = self.svc.find_table(channel)
+        self.changed[view.table_id] = asyncio.Event()
+        for m in members:
+            self.table_of_user[m.id] = view.table_id
         await self.presenter.settle(view.table_id)
         return int(view.table_id)
 
     async def next_move(self, table_id: int) -> dict[str, Any] | None:
         """The awaited person's click on their DM hand message, or None when the game is over.
 
-        With computer seats, waits (polling) until the computers after the last person have
-        moved and the next person's DM shows their controls, as that person would."""
+        With computer seats, waits until the computers after the last person have moved and
+        the next person's DM shows their controls, as that person would: it looks again each
+        time a DM of the table is sent (or after a second, when the game may have ended
+        without a DM changing)."""
+        changed = self.changed[table_id]
         while True:
+            changed.clear()
             view = self._view(table_id)
             if view is None or view.state is None or not view.state.actor_seats:
                 return None
             payload = self._click_for(table_id, view)
             if payload is not None:
                 return payload
-            await asyncio.sleep(0.005)
-            await self.presenter.settle(table_id)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), 1.0)
 
     def _click_for(self, table_id: int, view: Any) -> dict[str, Any] | None:
         seat = view.state.actor_seats[0]

@@ -109,16 +109,22 @@ class Driver:
     async def act_controls(self, seat: int, member: Member, message_id: int | None = None,
                            ) -> list[Call]:
         """Use the controls of the member's DM (or of `message_id`, e.g. a My hand message)."""
+        payload = self.controls_payload(seat, member, message_id)
+        self.actions += 1
+        return await self.send(payload)
+
+    def controls_payload(self, seat: int, member: Member,
+                         message_id: int | None = None) -> dict[str, Any]:
+        """The click or pick of a legal move on the member's DM (or `message_id`) controls."""
         kind, move = self.move_for(seat)
         mid = message_id if message_id is not None else self.hand_message(member)
-        self.actions += 1
         if kind == "bid":
-            return await self.send(self.h.click(mid, str(move), member))
+            return self.h.click(mid, str(move), member)
         if kind == "play":
-            return await self.send(self.h.select(mid, [move.code], member))
+            return self.h.select(mid, [move.code], member)
         if kind == "trump":
-            return await self.send(self.h.click(mid, move.symbol, member))
-        return await self.send(self.h.select(mid, [c.code for c in move], member))
+            return self.h.click(mid, move.symbol, member)
+        return self.h.select(mid, [c.code for c in move], member)
 
     async def play_out(self, how: str = "slash", limit: int = 2000) -> None:
         """Play until the game is over: `how` is "slash" or "controls"."""

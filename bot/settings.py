@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     """Seconds before computer players move, so people can follow the play."""
     computer_workers: int = Field(default=1, ge=0, le=32)
     """Worker processes for computer players; 0 uses a thread in this process instead."""
+    table_edit_interval: float = Field(default=1.0, ge=0, le=10)
+    """Least seconds between two edits of a table message: moves made faster than this show in
+    one edit (Discord allows about 5 edits per 5 s in a channel); 0 edits at every move."""
 
     @field_validator("log_level", mode="before")
     @classmethod

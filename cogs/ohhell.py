@@ -23,7 +23,7 @@ from bot.service import TableService
 from cogs import render, views
 from cogs.errors import report
 from cogs.interact import Acting, acting_as, answer
-from cogs.presenter import DiscordPresenter
+from cogs.presenter import TABLE_EDIT_INTERVAL, DiscordPresenter
 from engine import Card, Phase, Rules
 
 log = logging.getLogger(__name__)
@@ -472,7 +472,9 @@ async def setup(bot: commands.Bot) -> None:
     register the dynamic controls (so old buttons work after a restart)."""
     service = bot.tables  # type: ignore[attr-defined]
     store = bot.store  # type: ignore[attr-defined]
-    presenter = DiscordPresenter(bot, service)
+    settings = getattr(bot, "settings", None)
+    presenter = DiscordPresenter(bot, service, edit_interval=getattr(
+        settings, "table_edit_interval", TABLE_EDIT_INTERVAL))
     service.presenter = presenter
     bot.presenter = presenter  # type: ignore[attr-defined]
     await bot.add_cog(OhHell(bot, service, store, presenter))

@@ -11,6 +11,19 @@ When the interaction of the player acting is about to update the very message a 
 that interaction response (see cogs.interact): the table message edit and the next player's DM
 are then the only REST calls of an action.
 
+Fewer edits of the table message (Discord limits edits to about 5 per 5 s per channel, and
+DESIGN.md section 6 budgets about one REST call per player action):
+- at most one edit per `edit_interval` seconds (TABLE_EDIT_INTERVAL): the first change goes out
+  at once, changes within the interval wait and go as one trailing edit of the newest state, so
+  nothing (a hand's result, the final standings) is lost, only merged;
+- when the seats to act next are computers, the update waits for their moves (at most
+  `computer_hold`, about COMPUTER_DELAY, from the first change not yet shown), so one edit shows
+  a person's move and the computers' answer together. The actor already sees their own move in
+  their interaction response.
+A message whose new body is exactly what it already shows is not edited (e.g. the DMs of players
+still to discard while others discard). `close` sends whatever is held before the bot
+disconnects.
+
 DMs that Discord refuses with error 50007 (the person does not accept DMs): the service is told
 (`set_dm_failed`, so it is never tried again this game), the table message says to use My hand,
 and the person is told ephemerally when they next interact (at once if it is their own click).
@@ -21,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -57,6 +71,16 @@ log = logging.getLogger(__name__)
 DM_CLOSED = 50007
 _versions = itertools.count(1)
 
+TABLE_EDIT_INTERVAL = 1.0
+"""Default seconds between two edits of one table message (Settings.table_edit_interval)."""
+COMPUTER_HOLD_SLACK = 0.25
+"""Seconds beyond COMPUTER_DELAY that a table update waits for the computers' moves (their
+thinking time; a slower run is shown in a second edit)."""
+CLOSE_TIMEOUT = 10.0
+"""Seconds `close` waits for the last updates to reach Discord before giving up."""
+_SOON = 0.001
+"""A wait shorter than this is no wait (clock rounding)."""
+
 
 @dataclass(eq=False)
 class Slot:
@@ -77,6 +101,12 @@ class Slot:
     acting: Acting | None = None  # the action whose publish scheduled this update, if any
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task[None] | None = None
+    shown: int | None = None  # fingerprint of the body the message shows (None: not known)
+    inflight: int = 0  # the version being sent now
+    dirty_since: float | None = None  # clock time of the first change not sent or in flight
+    last_edit: float | None = None  # clock time of the last REST edit (the table message)
+    timer: asyncio.Task[None] | None = None  # a held update waiting for its moment
+    due: float | None = None  # when the timer fires
 
     @property
     def is_table(self) -> bool:
@@ -96,13 +126,23 @@ class TableState:
 class DiscordPresenter:
     """Implements bot.presenter.Presenter for Discord (see the module docstring)."""
 
-    def __init__(self, bot: discord.Client, service: TableService) -> None:
+    def __init__(self, bot: discord.Client, service: TableService, *,
+                 edit_interval: float = TABLE_EDIT_INTERVAL,
+                 computer_hold: float | None = None) -> None:
+        """`edit_interval`: least seconds between edits of a table message. `computer_hold`:
+        most seconds a table update waits for the computers to act next (default: the
+        service's computer delay + COMPUTER_HOLD_SLACK; 0: never wait)."""
         self.bot = bot
         self.service = service
+        self.edit_interval = edit_interval
+        self.computer_hold = (service.config.computer_delay + COMPUTER_HOLD_SLACK
+                              if computer_hold is None else computer_hold)
         self._tables: dict[int, TableState] = {}
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self._owed: set[tuple[int, int]] = set()  # (table, user) to tell about closed DMs
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._timers: set[asyncio.Task[Any]] = set()  # held updates waiting (in _tasks too)
+        self._closing = False  # shutting down: send everything now
 
     # ---- the Presenter protocol ---------------------------------------------------------------
 
@@ -208,6 +248,8 @@ class DiscordPresenter:
     def _update(self, slot: Slot, view: TableView, pv: PlayerView | None,
                 acting: Acting | None) -> None:
         """Record the newest state of a slot; leave it to the actor's response or schedule it."""
+        if slot.version <= max(slot.sent, slot.inflight):
+            slot.dirty_since = self._now()  # the first change the message does not show
         slot.view, slot.version = view, next(_versions)
         if pv is not None:
             slot.pv = pv
@@ -218,8 +260,58 @@ class DiscordPresenter:
         self._schedule(slot)
 
     def _schedule(self, slot: Slot) -> None:
-        if slot.task is None or slot.task.done():
+        """Send the slot now, or arm its timer for when it may be sent (see _wait_for)."""
+        if slot.task is not None and not slot.task.done():
+            return  # the running flush looks again when its send is done
+        wait = self._wait_for(slot)
+        if wait < _SOON:
+            self._disarm(slot)
             slot.task = self._spawn(self._flush(slot))
+        else:
+            self._arm(slot, wait)
+
+    def _now(self) -> float:
+        return self.service.clock.now().timestamp()
+
+    def _wait_for(self, slot: Slot) -> float:
+        """Seconds before the slot's newest state may go out (0 for DMs: a turn never waits).
+
+        A table message waits for the edit interval to pass since its last edit, and, while
+        computers are to act next, for their moves (up to `computer_hold` after the first change
+        not shown yet)."""
+        if not slot.is_table or self._closing:
+            return 0.0
+        now = self._now()
+        due = now
+        if slot.last_edit is not None:
+            due = max(due, slot.last_edit + self.edit_interval)
+        if self.computer_hold > 0 and _computers_next(slot.view):
+            due = max(due, (slot.dirty_since or now) + self.computer_hold)
+        return due - now
+
+    def _arm(self, slot: Slot, wait: float) -> None:
+        due = self._now() + wait
+        if slot.timer is not None and not slot.timer.done() and slot.due is not None \
+                and abs(slot.due - due) < _SOON:
+            return
+        self._disarm(slot)
+        slot.due = due
+        slot.timer = timer = self._spawn(self._later(slot, wait))
+        self._timers.add(timer)
+        timer.add_done_callback(self._timers.discard)
+
+    def _disarm(self, slot: Slot) -> None:
+        if slot.timer is not None and slot.timer is not asyncio.current_task():
+            slot.timer.cancel()
+        slot.timer = slot.due = None
+
+    async def _later(self, slot: Slot, wait: float) -> None:
+        """A held update's moment came: send the newest state."""
+        await self.service.clock.sleep(wait)
+        if slot.timer is asyncio.current_task():
+            slot.timer = slot.due = None
+        if slot.sent < slot.version and (slot.task is None or slot.task.done()):
+            slot.task = self._spawn(self._flush(slot, held=True))
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
@@ -253,6 +345,7 @@ class DiscordPresenter:
             yield body
             slot.sent = max(slot.sent, version)
             slot.controls = body.controls
+            slot.shown = None  # sent by discord.py: the fingerprint is not known
 
     def release(self, acting: Acting) -> None:
         """Slots an interaction meant to deliver but did not (it failed): send them over REST."""
@@ -278,6 +371,7 @@ class DiscordPresenter:
             if new is None:
                 return
             slot.message_id, slot.sent = new, max(slot.sent, version)
+            slot.shown = None
             self.service.set_table_message(view.table_id, new)
         if old is not None and old != new:
             self._spawn(self._retire(view, old, new))
@@ -294,16 +388,28 @@ class DiscordPresenter:
             if slot.is_table:
                 self.service.set_table_message(slot.table_id, message_id)
 
-    async def _flush(self, slot: Slot) -> None:
+    async def _flush(self, slot: Slot, *, held: bool = False) -> None:
+        """Send the newest state until the message shows it (a table message may have to wait
+        again: then the timer is armed and this task ends). `held`: the timer's moment came."""
         try:
             async with slot.lock:
                 while slot.sent < slot.version:
+                    if not held:
+                        wait = self._wait_for(slot)
+                        if wait >= _SOON:
+                            self._arm(slot, wait)
+                            return
+                    held = False
                     version, acting, slot.acting = slot.version, slot.acting, None
+                    slot.inflight, slot.dirty_since = version, None
                     body = self.body_of(slot)
-                    if slot.is_table:
-                        await self._send_table(slot, body)
-                    elif not await self._send_dm(slot, body, acting):
-                        return
+                    try:
+                        if slot.is_table:
+                            await self._send_table(slot, body)
+                        elif not await self._send_dm(slot, body, acting):
+                            return
+                    finally:
+                        slot.inflight = 0
                     slot.sent, slot.controls = version, body.controls
         except Exception:
             log.exception("could not update the %s message of table %s",
@@ -316,16 +422,25 @@ class DiscordPresenter:
     # Raw REST: discord.py's Messageable.send / PartialMessage.edit would also build a Message
     # object from every reply, a measurable cost per action that the presenter never uses.
 
-    async def _edit(self, channel_id: int, message_id: int, body: render.Render) -> None:
+    async def _edit(self, channel_id: int, message_id: int, body: render.Render,
+                    shown: int | None = None) -> int | None:
+        """Edit a message unless it shows this very body already (`shown`, its fingerprint);
+        returns the fingerprint of what it shows now, or None when the edit was skipped."""
         state = self.bot._connection
         params = handle_message_parameters(
             content=body.content, embed=body.embed, view=body.view,
             previous_allowed_mentions=state.allowed_mentions)
         with params:
+            fingerprint = _fingerprint(params.payload)
+            if fingerprint == shown:
+                body.done()
+                return None
             await self.bot.http.edit_message(channel_id, message_id, params=params)
         body.done()
+        return fingerprint
 
-    async def _post(self, channel_id: int, body: render.Render) -> int:
+    async def _post(self, channel_id: int, body: render.Render) -> tuple[int, int]:
+        """Post a message; returns its id and the fingerprint of its body."""
         state = self.bot._connection
         params = handle_message_parameters(
             content=body.content or MISSING, embed=body.embed,
@@ -333,21 +448,26 @@ class DiscordPresenter:
             allowed_mentions=state.allowed_mentions)
         with params:
             data = await self.bot.http.send_message(channel_id, params=params)
+            fingerprint = _fingerprint(params.payload)
         body.done()
-        return int(data["id"])
+        return int(data["id"]), fingerprint
 
     async def _send_table(self, slot: Slot, body: render.Render) -> None:
         view = slot.view
         assert view is not None
         if slot.message_id is not None:
             try:
-                await self._edit(view.channel_id, slot.message_id, body)
-                return
+                shown = await self._edit(view.channel_id, slot.message_id, body, slot.shown)
             except discord.NotFound:  # somebody deleted the table message: post it again
-                slot.message_id = None
+                slot.message_id = slot.shown = None
+            else:
+                if shown is not None:
+                    slot.shown, slot.last_edit = shown, self._now()
+                return
         if not view.status.active:
             return
-        slot.message_id = await self._post(view.channel_id, body)
+        slot.message_id, slot.shown = await self._post(view.channel_id, body)
+        slot.last_edit = self._now()
         self.service.set_table_message(slot.table_id, slot.message_id)
 
     async def _dm_channel(self, user_id: int, known: int | None) -> int:
@@ -365,13 +485,15 @@ class DiscordPresenter:
             cid = await self._dm_channel(slot.user_id, slot.channel_id)
             if slot.message_id is not None:
                 try:
-                    await self._edit(cid, slot.message_id, body)
+                    shown = await self._edit(cid, slot.message_id, body, slot.shown)
+                    if shown is not None:
+                        slot.shown = shown
                     return True
                 except discord.NotFound:
-                    slot.message_id = None
+                    slot.message_id = slot.shown = None
             if slot.final:
                 return True
-            mid = await self._post(cid, body)
+            mid, slot.shown = await self._post(cid, body)
         except discord.Forbidden as err:
             if err.code != DM_CLOSED:
                 raise
@@ -402,8 +524,7 @@ class DiscordPresenter:
         if ts is not None:
             ts.extras.dm_closed.add(user_id)
             ts.dms.pop(user_id, None)
-            ts.table.version = next(_versions)
-            self._schedule(ts.table)
+            self._update(ts.table, ts.view, None, None)
         if acting is not None and acting.user_id == user_id:  # their own click: tell them now
             self._spawn(self._tell(acting))
         else:
@@ -433,7 +554,8 @@ class DiscordPresenter:
             self._tables.pop(table_id, None)
 
     async def settle(self, table_id: int) -> None:
-        """Wait until this table's messages show its newest state (tests and benchmarks)."""
+        """Wait until this table's due message updates are sent (benchmarks). A held table
+        update (edit interval, computers about to move) is not waited for."""
         ts = self._tables.get(table_id)
         while ts is not None:
             pending = [s.task for s in (ts.table, *ts.dms.values())
@@ -442,7 +564,39 @@ class DiscordPresenter:
                 return
             await asyncio.gather(*pending, return_exceptions=True)
 
-    async def wait_idle(self) -> None:
-        """Wait for every pending message update (tests and shutdown)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+    async def close(self) -> None:
+        """Shutting down: send every update now, held ones too, and wait for them (at most
+        CLOSE_TIMEOUT seconds), so what was committed is on Discord before the bot leaves."""
+        self._closing = True
+        for timer in list(self._timers):
+            timer.cancel()
+        for ts in list(self._tables.values()):
+            for slot in (ts.table, *ts.dms.values()):
+                slot.timer = slot.due = None
+                if slot.sent < slot.version:
+                    self._schedule(slot)
+
+        async def drain() -> None:
+            while self._tasks:
+                await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+        try:
+            await asyncio.wait_for(drain(), CLOSE_TIMEOUT)
+        except TimeoutError:
+            log.warning("%d message updates were not sent before shutdown", len(self._tasks))
+
+
+def _computers_next(view: TableView | None) -> bool:
+    """Only computers (or people on autopilot) are to act: their moves follow by themselves."""
+    st = view.state if view is not None else None
+    if view is None or st is None or not view.status.active or not st.actor_seats:
+        return False
+    return all(view.seats[s].user_id is None or view.seats[s].autopilot for s in st.actor_seats)
+
+
+def _fingerprint(payload: dict[str, Any]) -> int:
+    """What a message payload shows (text, embeds, controls), as a number: the same for a post
+    and an edit of the same body, different when anything shown differs."""
+    shown = (payload.get("content") or None, payload.get("embeds") or [],
+             payload.get("components") or [])
+    return hash(json.dumps(shown, sort_keys=True, ensure_ascii=False, default=str))

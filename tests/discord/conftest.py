@@ -36,9 +36,13 @@ async def boot(db_path: Path, clock: ManualClock,
     started: list[Harness] = []
 
     async def start(*, timeout: int = 120, sync: bool = False, channels: int = 1,
-                    share_with: Harness | None = None) -> Harness:
+                    share_with: Harness | None = None, edit_interval: float = 0,
+                    computer_delay: float = 0) -> Harness:
+        """Edits of the table message are not spaced (`edit_interval`) unless a test asks;
+        time is the manual `clock`, so a test that asks moves it on."""
         settings = Settings(discord_token=None, database_path=db_path, sync_commands=sync,
-                            computer_delay=0, computer_workers=0, default_turn_timeout=timeout,
+                            computer_delay=computer_delay, computer_workers=0,
+                            default_turn_timeout=timeout, table_edit_interval=edit_interval,
                             dev_guild_id=None, log_level="INFO")
         # a restart shares the old harness's Discord: same messages, DMs, members, channels
         h = Harness(create_bot(settings), fake=share_with.fake if share_with else None)

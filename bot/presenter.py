@@ -25,6 +25,11 @@ class Presenter(Protocol):
         """Render `events` that happened at `table` (the view is as of after them)."""
         ...
 
+    async def close(self) -> None:
+        """The service is closing and has published everything committed: deliver whatever is
+        still held or on its way now (a restart shows only what was delivered)."""
+        ...
+
 
 class NullPresenter:
     """Ignores everything (a service with no audience, e.g. a benchmark)."""
@@ -32,16 +37,24 @@ class NullPresenter:
     async def publish(self, table: TableView, events: list[Event]) -> None:
         """Do nothing."""
 
+    async def close(self) -> None:
+        """Nothing is held."""
+
 
 class RecordingPresenter:
     """Keeps every publish as (view, events): for tests and tools."""
 
     def __init__(self) -> None:
         self.published: list[tuple[TableView, list[Event]]] = []
+        self.closed_after: int | None = None  # publishes seen when close() came
 
     async def publish(self, table: TableView, events: list[Event]) -> None:
         """Remember the call."""
         self.published.append((table, list(events)))
+
+    async def close(self) -> None:
+        """Nothing is held; remember how many publishes came before."""
+        self.closed_after = len(self.published)
 
     def events(self, table_id: int | None = None) -> list[Event]:
         """All events so far, in order (of one table when `table_id` is given)."""

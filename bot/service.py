@@ -534,8 +534,11 @@ class TableService(TimerMixin, ComputerRunsMixin):
                 return
 
     async def close(self) -> None:
-        """Stop timers and computer tasks, wait for pending bookkeeping saves, shut down an
-        executor the service created (not one passed in). The store is the caller's."""
+        """Stop timers and computer tasks; publish committed moves not told yet (a computer
+        run stopped between its commits and its publish) and let the presenter deliver what it
+        holds, so a restart shows every committed move; wait for pending bookkeeping saves;
+        shut down an executor the service created (not one passed in). The store is the
+        caller's."""
         self._closed = True
         tasks: list[asyncio.Task[None]] = []
         for t in self._tables.values():
@@ -543,10 +546,23 @@ class TableService(TimerMixin, ComputerRunsMixin):
                 if task is not None and not task.done():
                     task.cancel()
                     tasks.append(task)
-            if t.flusher is not None and not t.flusher.done():
-                tasks.append(t.flusher)
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+        for t in list(self._tables.values()):
+            if t.unpublished:
+                async with t.lock:
+                    events: list[Event] = []
+                    if t.status.active:
+                        await self._settle(t, events, moved=True)  # whose turn it is now
+                    await self._publish(t, events)
+        try:
+            await self.presenter.close()
+        except Exception:
+            log.exception("the presenter failed to deliver its last updates")
+        flushers = [t.flusher for t in self._tables.values()
+                    if t.flusher is not None and not t.flusher.done()]
+        if flushers:
+            await asyncio.gather(*flushers, return_exceptions=True)
         if self._own_executor:
             self._executor.shutdown(wait=False, cancel_futures=True)
 

@@ -117,6 +117,9 @@ class TerminalPresenter:
             for line in self.render(table, event):
                 self.write(line)
 
+    async def close(self) -> None:
+        """Nothing is held: every line is printed at once."""
+
     def name(self, view: TableView, seat: int) -> str:
         """A seat's name, with "(you)" for the person at the keyboard."""
         s = view.seats[seat]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.computer import random_move
-from bot.events import TableCancelled
+from bot.events import BidMade, TableCancelled, TurnChanged
 from bot.models import TableOptions, TableStatus
 from bot.presenter import RecordingPresenter
 from bot.service import ServiceConfig, TableService
@@ -25,16 +25,18 @@ HANG = 15  # seconds: only a hang detector (the blocked decision gives up after 
 
 
 class GatedDecide:
-    """A decision function whose first call blocks until the test opens the gate."""
+    """A decision function whose `blocked`-th call (the first by default) blocks until the
+    test opens the gate."""
 
-    def __init__(self) -> None:
+    def __init__(self, blocked: int = 1) -> None:
         self.gate = threading.Event()
         self.thinking = threading.Event()
         self.calls: list[tuple[int, int]] = []  # (seat, hand number)
+        self.blocked = blocked
 
     def __call__(self, level: str, seed: int, view: Any) -> Any:
         self.calls.append((view.seat, view.hand_number))
-        if len(self.calls) == 1:
+        if len(self.calls) == self.blocked:
             self.thinking.set()
             self.gate.wait(timeout=30)
         return random_move(view, seed)
@@ -136,3 +138,32 @@ async def test_a_decision_on_a_changed_table_is_dropped_and_made_again(
     finally:
         decide.gate.set()
         await service.close()
+
+
+async def test_close_tells_the_moves_computers_committed_before_it(
+    store: Store, executor: ThreadPoolExecutor
+) -> None:
+    """The bot shuts down while the second computer thinks: the first computer's committed
+    bid is published (with whose turn it is now) before the presenter is closed, so the
+    presenter can deliver it before the bot disconnects."""
+    decide = GatedDecide(blocked=2)
+    presenter = RecordingPresenter()
+    config = ServiceConfig(default_turn_timeout=0, computer_delay=0)
+    service = TableService(store, presenter, config=config, executor=executor, decide=decide)
+    try:
+        options = TableOptions(bots=3, seed=2, max_cards=3, bot_level="random")
+        tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
+        await service.deal(tid, HOST)
+        await _until_a_computer_thinks(service, tid, decide)  # the second decision
+        first, _hand = decide.calls[0]
+        committed = service.table(tid)
+        assert committed.state is not None and committed.state.bids[first] is not None
+        await service.close()
+    finally:
+        decide.gate.set()
+    events = presenter.events(tid)
+    told = [e for e in events if isinstance(e, BidMade) and e.seat == first]
+    assert told and told[-1].bid == committed.state.bids[first]
+    turn = [e for e in events if isinstance(e, TurnChanged)][-1]
+    assert turn.seats == committed.state.actor_seats
+    assert presenter.closed_after == len(presenter.published)  # closed after the last publish

@@ -10,10 +10,13 @@ already shows. Time is the manual clock: a test moves it on, nothing sleeps.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import Any
 
 import pytest
 
+from bot import computer
 from bot.clock import ManualClock
 from cogs import render
 from engine import Phase
@@ -158,7 +161,7 @@ async def test_moves_within_the_interval_share_one_trailing_edit(
         assert f"bid **{'-' if bid is None else bid}**" in shown
 
 
-@pytest.mark.parametrize("how", ["time passes"])
+@pytest.mark.parametrize("how", ["time passes", "shutdown"])
 async def test_the_final_standings_always_land(boot: Boot, clock: ManualClock, how: str) -> None:
     """A whole game played faster than the interval: the table message is edited only now and
     then, and the last edit (after the interval, or when the bot shuts down) is the result."""
@@ -222,3 +225,65 @@ async def test_a_dm_already_showing_its_controls_is_not_edited_again(h: Harness)
     others = [m for m in (alice, bob, carol) if m is not first]
     assert all(dm_calls(calls, m) == [] for m in others)  # still to discard, nothing new
     assert all(h.components(d.hand_message(m)) for m in others)  # still with their select
+
+
+async def test_a_shutdown_delivers_committed_computer_moves(boot: Boot, clock: ManualClock) -> None:
+    """The bot stops while computers are in the middle of answering: what they committed is on
+    the table message before the bot disconnects, and the restarted bot plays on from there."""
+    h1 = await boot(edit_interval=1.0)
+    alice = h1.member("alice")
+    d1 = Driver(h1, [alice], seed=5)
+    view = await d1.lobby(bots=3, max_cards=3, bot_level="random")
+    mid = view.message_id
+    assert mid is not None
+    await until_a_person_is_awaited(d1, clock)
+    svc: Any = h1.bot.tables  # type: ignore[attr-defined]
+    loop = asyncio.get_running_loop()
+    second = asyncio.Event()
+    gate = threading.Event()
+    decisions = 0
+
+    def slow_second(level: str, seed: int, view: Any) -> Any:
+        nonlocal decisions
+        decisions += 1
+        if decisions == 2:  # the second computer thinks until the test lets it go
+            loop.call_soon_threadsafe(second.set)
+            gate.wait(10)
+        return computer.decide(level, seed, view)
+
+    svc._decide = slow_second
+    assert _bidding(d1)  # after her bid at least two computers move (the bids, then the lead)
+    (seat, _), = d1.awaited()
+    h1.fire(d1.controls_payload(seat, alice))
+    await asyncio.wait_for(second.wait(), 10)  # one computer answered (committed), one thinks
+    committed = svc.table(view.table_id)
+    await h1.close()
+    gate.set()
+    shown = h1.fake.messages[mid]
+    assert _public_moves(shown) == _public_moves_of(committed)  # on the table before shutdown
+
+    h2 = await boot(edit_interval=1.0, share_with=h1)
+    d2 = Driver(h2, [alice], seed=5)
+    await until_a_person_is_awaited(d2, clock)
+    assert h2.components(d2.hand_message(alice))  # her controls came back with her turn
+    await d2.play_out("controls")
+
+
+def _bidding(d: Driver) -> bool:
+    view = d.view()
+    return view is not None and view.state is not None and view.state.phase is Phase.BIDDING
+
+
+def _public_moves(message: dict[str, Any]) -> list[str]:
+    """The bids and the trick as a table message shows them."""
+    embed = message["embeds"][0]
+    return [f["value"].split("\n")[0] for f in embed["fields"] if "bid **" in f["value"]] + [
+        f["value"] for f in embed["fields"] if f["name"].startswith("Trick ")]
+
+
+def _public_moves_of(view: Any) -> list[str]:
+    st = view.state
+    bids = [f"bid **{'-' if b is None else b}** · won **{w}**"
+            for b, w in zip(st.bids, st.tricks_won, strict=True)]
+    trick = [render.trick_text(st.current_trick, view.seats)] if st.current_trick else []
+    return bids + trick

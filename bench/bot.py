@@ -152,8 +152,15 @@ class Bench:
         if mid is None:
             return None  # the new hand's DM is on its way
         bidding = pv.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING)
-        shown = {c["type"] for c in self.h.components(mid)}
-        if shown != ({2} if bidding else {3}):
+        if bidding:
+            offered = {c["label"] for c in self.h.components(mid)
+                       if c["type"] == 2 and not c.get("disabled")}
+            legal = {str(b) for b in pv.legal_bids}
+        else:
+            offered = {o["value"] for c in self.h.components(mid) if c["type"] == 3
+                       for o in c["options"]}
+            legal = {c.code for c in pv.legal_cards}
+        if offered != legal:
             return None  # the DM does not show this turn's controls yet
         if bidding:
             return self.h.click(mid, str(self.rng.choice(pv.legal_bids)), member)

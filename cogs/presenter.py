@@ -594,9 +594,10 @@ def _computers_next(view: TableView | None) -> bool:
     return all(view.seats[s].user_id is None or view.seats[s].autopilot for s in st.actor_seats)
 
 
-def _fingerprint(payload: dict[str, Any]) -> int:
+def _fingerprint(payload: dict[str, Any] | None) -> int:
     """What a message payload shows (text, embeds, controls), as a number: the same for a post
     and an edit of the same body, different when anything shown differs."""
+    payload = payload or {}
     shown = (payload.get("content") or None, payload.get("embeds") or [],
              payload.get("components") or [])
     return hash(json.dumps(shown, sort_keys=True, ensure_ascii=False, default=str))

@@ -245,6 +245,10 @@ async def run(args: argparse.Namespace) -> int:
               f"{gc.get_freeze_count()} objects frozen"
               + (", survivors of full collections frozen" if args.refreeze else ""))
 
+        # REST calls are counted from a quiet moment (the set-up's held table edits and the
+        # computers' first moves are out) until the last actions' consequences are out.
+        quiet = getattr(settings, "table_edit_interval", 1.0) + args.computer_delay + 0.5
+        await asyncio.sleep(quiet)
         latencies: list[float] = []
         stalls: list[float] = []
         stop = asyncio.Event()
@@ -279,6 +283,7 @@ async def run(args: argparse.Namespace) -> int:
         if busy:
             await asyncio.gather(*busy)
         elapsed = loop.time() - begin
+        await asyncio.sleep(quiet)
         bench.counting = False
         stop.set()
         await mon

@@ -23,7 +23,9 @@ from data.errors import SchemaTooNew, StoreError
 # few commits, never corrupt the file. FULL adds an fsync of the WAL per commit, for a guarantee
 # (power loss) the bot does not promise. Measured by `python bench/store.py` on the 2-core build
 # machine: NORMAL p50 0.7 ms per save, FULL p50 1.1-3.9 ms depending on disk load, and FULL's
-# throughput 40-60% lower when the disk is busy. Pass synchronous="FULL" to Store.open to choose it.
+# throughput 40-60% lower when the disk is busy (saves through aiosqlite; since a save runs whole
+# in the writer thread, NORMAL p50 0.25-0.4 ms and FULL p50 0.6-4 ms, FULL's throughput still
+# 40-80% lower). Pass synchronous="FULL" to Store.open to choose it.
 Synchronous = Literal["NORMAL", "FULL"]
 DEFAULT_SYNCHRONOUS: Synchronous = "NORMAL"
 BUSY_TIMEOUT_MS = 5000

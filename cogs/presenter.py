@@ -107,6 +107,7 @@ class Slot:
     last_edit: float | None = None  # clock time of the last REST edit (the table message)
     timer: asyncio.Task[None] | None = None  # a held update waiting for its moment
     due: float | None = None  # when the timer fires
+    results_shown: int = 0  # finished hands the table message showed when last sent
 
     @property
     def is_table(self) -> bool:
@@ -278,14 +279,16 @@ class DiscordPresenter:
 
         A table message waits for the edit interval to pass since its last edit, and, while
         computers are to act next, for their moves (up to `computer_hold` after the first change
-        not shown yet)."""
+        not shown yet), unless a hand finished since it was last sent: a hand's result is not
+        held for the next hand's computers (who may finish that hand too before it is shown)."""
         if not slot.is_table or self._closing:
             return 0.0
         now = self._now()
         due = now
         if slot.last_edit is not None:
             due = max(due, slot.last_edit + self.edit_interval)
-        if self.computer_hold > 0 and _computers_next(slot.view):
+        if (self.computer_hold > 0 and _computers_next(slot.view)
+                and _results(slot.view) <= slot.results_shown):
             due = max(due, (slot.dirty_since or now) + self.computer_hold)
         return due - now
 
@@ -346,6 +349,8 @@ class DiscordPresenter:
             slot.sent = max(slot.sent, version)
             slot.controls = body.controls
             slot.shown = None  # sent by discord.py: the fingerprint is not known
+            if slot.is_table:
+                slot.results_shown = _results(slot.view)
 
     def release(self, acting: Acting) -> None:
         """Slots an interaction meant to deliver but did not (it failed): send them over REST."""
@@ -403,9 +408,11 @@ class DiscordPresenter:
                     version, acting, slot.acting = slot.version, slot.acting, None
                     slot.inflight, slot.dirty_since = version, None
                     body = self.body_of(slot)
+                    results = _results(slot.view)
                     try:
                         if slot.is_table:
                             await self._send_table(slot, body)
+                            slot.results_shown = results
                         elif not await self._send_dm(slot, body, acting):
                             return
                     finally:
@@ -592,6 +599,12 @@ def _computers_next(view: TableView | None) -> bool:
     if view is None or st is None or not view.status.active or not st.actor_seats:
         return False
     return all(view.seats[s].user_id is None or view.seats[s].autopilot for s in st.actor_seats)
+
+
+def _results(view: TableView | None) -> int:
+    """How many hands of the game are finished (and scored) in this view."""
+    st = view.state if view is not None else None
+    return len(st.scoresheet) if st is not None else 0
 
 
 def _fingerprint(payload: dict[str, Any] | None) -> int:

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+import bot.service
 from bot import computer
 from bot.clock import ManualClock
 from cogs import render
@@ -23,6 +25,13 @@ from engine import Phase
 from tests.discord.conftest import Boot
 from tests.discord.driver import Driver, PrivacyWatch
 from tests.discord.harness import CHANNEL_MESSAGES, Call, Harness, Member, drain
+
+
+@pytest.fixture
+def fixed_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every deal uses the same seed, so a test that looks for a moment in a game (and the
+    computers' moves, seeded from it) is the same every run."""
+    monkeypatch.setattr(bot.service, "secrets", SimpleNamespace(randbits=lambda bits: 2024))
 
 
 def table_edits(calls: list[Call], message_id: int) -> list[Call]:
@@ -69,7 +78,7 @@ async def alice_to_play_before_computers(d: Driver, clock: ManualClock, alice: M
 
 
 async def test_one_table_edit_shows_a_card_and_the_computers_answer(
-        boot: Boot, clock: ManualClock) -> None:
+        boot: Boot, clock: ManualClock, fixed_deal: None) -> None:
     h = await boot(computer_delay=1.0, edit_interval=1.0)
     watch = PrivacyWatch(h)
     alice = h.member("alice")
@@ -103,7 +112,7 @@ async def test_one_table_edit_shows_a_card_and_the_computers_answer(
 
 
 async def test_a_held_update_waits_no_longer_than_the_computer_hold(
-        boot: Boot, clock: ManualClock) -> None:
+        boot: Boot, clock: ManualClock, fixed_deal: None) -> None:
     """Computers slower than the hold: the person's card shows alone when the hold runs out,
     the computers' answer in the next edit."""
     h = await boot(computer_delay=1.0, edit_interval=1.0)
@@ -129,6 +138,43 @@ async def test_a_held_update_waits_no_longer_than_the_computer_hold(
     await moments(clock, 0.5)
     (edit,) = table_edits(h.fake.take(), view.message_id)
     assert str(played) in (field(edit.json, "Last trick") or "")
+
+
+async def test_a_hands_result_is_not_held_for_the_next_hands_computers(
+        boot: Boot, clock: ManualClock, fixed_deal: None) -> None:
+    """alice plays into a hand's last trick; computers finish the hand and the next hand's
+    first bidder is a computer: the result goes out at once (the computers' bids follow in the
+    next edit), it is not held for them."""
+    h = await boot(computer_delay=1.0, edit_interval=1.0)
+    alice = h.member("alice")
+    d = Driver(h, [alice], seed=3)
+    view = await d.lobby(bots=3, max_cards=4, bot_level="random")
+    mid = view.message_id
+    assert mid is not None
+    for _ in range(300):
+        await until_a_person_is_awaited(d, clock)
+        now = d.view()
+        assert now is not None and now.state is not None
+        st = now.state
+        (seat, _), = d.awaited()
+        if (st.phase is Phase.PLAYING and st.trick_number == st.hand_size
+                and len(st.current_trick) < st.players - 1
+                and (st.dealer + 2) % st.players != seat):
+            break
+        await d.act_controls(seat, alice)
+    else:
+        raise AssertionError("no such moment came")
+    hand = st.hand_number
+    await moments(clock, 2)
+    h.fake.take()
+    await d.act_controls(seat, alice)  # her last card of the hand
+    await moments(clock)  # COMPUTER_DELAY: they finish the hand; the next hand's wait theirs
+    (edit,) = table_edits(h.fake.take(), mid)
+    assert field(edit.json, f"Hand {hand} result") is not None
+    assert f"hand {hand + 1}" in edit.json["embeds"][0]["title"]
+    await moments(clock)  # the next hand's computers bid
+    (edit,) = table_edits(h.fake.take(), mid)
+    assert "bid **" in edit.json["embeds"][0]["fields"][0]["value"]
 
 
 async def test_moves_within_the_interval_share_one_trailing_edit(
@@ -227,7 +273,8 @@ async def test_a_dm_already_showing_its_controls_is_not_edited_again(h: Harness)
     assert all(h.components(d.hand_message(m)) for m in others)  # still with their select
 
 
-async def test_a_shutdown_delivers_committed_computer_moves(boot: Boot, clock: ManualClock) -> None:
+async def test_a_shutdown_delivers_committed_computer_moves(
+        boot: Boot, clock: ManualClock, fixed_deal: None) -> None:
     """The bot stops while computers are in the middle of answering: what they committed is on
     the table message before the bot disconnects, and the restarted bot plays on from there."""
     h1 = await boot(edit_interval=1.0)

@@ -12,6 +12,9 @@ state: its chance actions are replayed so that OpenSpiel's deal, dealer and trum
 then every bid and card is applied as it happens. At each action the mirror must agree with the
 engine on whose turn it is and what is legal, and at the end on every seat's points; a bid that
 OpenSpiel would allow and our engine refuses is counted and replaced by the bot's next-best one.
+The bot's move is its most visited action (ties to the lowest action id). Its C++ search is not
+reproducible even with a fixed seed (two bots seeded alike, same state, can pick different bids),
+so its figures move a little between runs; `hard` with `--iterations` and the opponents repeat.
 
     /tmp/osvenv/bin/python bench/anchor.py --deals 100 --tester ismcts,hard --iterations 120
     /tmp/osvenv/bin/python bench/anchor.py --deals 100 --tester ismcts,hard --iterations 120 \\

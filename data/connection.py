@@ -134,11 +134,33 @@ def open_writer(path: Path, synchronous: Synchronous = DEFAULT_SYNCHRONOUS) -> s
         db.execute("PRAGMA journal_mode = WAL")
         db.execute(f"PRAGMA synchronous = {synchronous}")
         db.execute("PRAGMA foreign_keys = ON")
+        # The store's checkpoint thread copies the WAL back into the database every
+        # CHECKPOINT_EVERY writes, off the write path (Store._maybe_checkpoint). SQLite's own
+        # checkpoint, run inside whichever commit crosses WAL_AUTOCHECKPOINT pages, stays as the
+        # safety valve that restarts the WAL (a background checkpoint racing the writer never
+        # can); by then nearly every page is copied already, so that commit stays quick.
+        db.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}")
         apply_migrations(db, str(path))
     except BaseException:
         db.close()
         raise
     return db
+
+
+WAL_AUTOCHECKPOINT = 2000
+"""WAL pages at which a commit checkpoints (and the WAL restarts); SQLite's default is 1,000."""
+
+
+def open_checkpointer(path: Path) -> sqlite3.Connection:
+    """Open the connection that only checkpoints the WAL (it needs write access to the file)."""
+    return _connect(path)
+
+
+def checkpoint(db: sqlite3.Connection) -> tuple[int, int, int]:
+    """Copy what the WAL holds back into the database without waiting for anyone (PASSIVE: the
+    writer goes on appending meanwhile); returns SQLite's (busy, WAL pages, pages copied)."""
+    busy, pages, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    return int(busy), int(pages), int(copied)
 
 
 def open_reader(path: Path) -> sqlite3.Connection:

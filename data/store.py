@@ -13,6 +13,7 @@ the transaction is committed.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 import time
@@ -28,6 +29,8 @@ from data.connection import (
     DEFAULT_SYNCHRONOUS,
     Synchronous,
     check_writer_options,
+    checkpoint,
+    open_checkpointer,
     open_reader,
     open_writer,
 )
@@ -46,6 +49,12 @@ from data.tables import (
     Validator,
 )
 from data.worker import ConnectionThread
+
+_log = logging.getLogger(__name__)
+
+CHECKPOINT_EVERY = 100
+"""Writes between two WAL checkpoints (a save adds about 3 pages; SQLite's default was one
+checkpoint per 1,000 pages, run inside a commit)."""
 
 T = TypeVar("T")
 
@@ -94,11 +103,15 @@ class Store:
         writer: ConnectionThread,
         reader: ConnectionThread,
         clock: Callable[[], float],
+        checkpointer: ConnectionThread | None = None,
     ) -> None:
         """Use Store.open."""
         self.path = path
         self._writer = writer
         self._reader = reader
+        self._checkpointer = checkpointer
+        self._writes_since_checkpoint = 0
+        self._checkpointing: asyncio.Future[Any] | None = None
         self._clock = clock
         self._closing: asyncio.Future[Any] | None = None
 
@@ -122,14 +135,17 @@ class Store:
         check_writer_options(db_path, synchronous)
         writer = ConnectionThread("store-writer")
         reader = ConnectionThread("store-reader")
+        checkpointer = ConnectionThread("store-checkpoint")
         try:
             await writer.start(partial(open_writer, db_path, synchronous))
             await reader.start(partial(open_reader, db_path))
+            await checkpointer.start(partial(open_checkpointer, db_path))
         except BaseException:
             writer.stop()  # whichever thread did open its connection closes it and ends
             reader.stop()
+            checkpointer.stop()
             raise
-        return cls(db_path, writer, reader, clock)
+        return cls(db_path, writer, reader, clock, checkpointer)
 
     async def close(self) -> None:
         """Wait for the writes and reads requested before, then close both connections.
@@ -138,9 +154,10 @@ class Store:
         connections close even if the awaiting task is cancelled.
         """
         if self._closing is None:
-            self._closing = asyncio.ensure_future(
-                asyncio.gather(self._writer.stop(), self._reader.stop())
-            )
+            stops = [self._writer.stop(), self._reader.stop()]
+            if self._checkpointer is not None:
+                stops.append(self._checkpointer.stop())
+            self._closing = asyncio.ensure_future(asyncio.gather(*stops))
         await asyncio.shield(self._closing)
 
     async def __aenter__(self) -> Store:
@@ -172,13 +189,37 @@ class Store:
         task is cancelled; when this returns, it is committed.
         """
         self._check_open()
-        return await self._writer.submit(partial(_in_transaction, body, self._clock()))
+        done = self._writer.submit(partial(_in_transaction, body, self._clock()))
+        self._maybe_checkpoint()
+        return await done
+
+    def _maybe_checkpoint(self) -> None:
+        """Every CHECKPOINT_EVERY writes, have the checkpoint thread copy the WAL back into the
+        database, off the write path (one checkpoint at a time; a failed one is logged and the
+        next one catches up, as the WAL stays valid meanwhile)."""
+        self._writes_since_checkpoint += 1
+        if (
+            self._checkpointer is None
+            or self._writes_since_checkpoint < CHECKPOINT_EVERY
+            or (self._checkpointing is not None and not self._checkpointing.done())
+        ):
+            return
+        self._writes_since_checkpoint = 0
+        self._checkpointing = self._checkpointer.submit(checkpoint)
+        self._checkpointing.add_done_callback(_log_checkpoint_failure)
 
     async def _read(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """Run body(connection) in the reader thread on one consistent snapshot (a read
         transaction), for reads of several statements."""
         self._check_open()
         return await self._reader.submit(partial(_in_snapshot, body))
+
+    async def checkpoint(self) -> tuple[int, int, int]:
+        """Checkpoint the WAL now (tests, tools); returns (busy, WAL pages, pages copied)."""
+        self._check_open()
+        if self._checkpointer is None:
+            raise StoreError("this store has no checkpoint thread")
+        return await self._checkpointer.submit(checkpoint)
 
     def _check_open(self) -> None:
         if self._closing is not None:
@@ -406,3 +447,8 @@ def _in_snapshot(body: Callable[[sqlite3.Connection], T], db: sqlite3.Connection
     finally:
         if db.in_transaction:
             db.execute("COMMIT")
+
+
+def _log_checkpoint_failure(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        _log.error("WAL checkpoint failed", exc_info=future.exception())

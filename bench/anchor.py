@@ -32,9 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import os
-import random
 import statistics
 import sys
 import time
@@ -45,6 +43,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engine import STANDARD_DECK, Card, Game, Phase, PlayerView, Rules, Suit
 from engine.ai import create_player
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its sibling, the arena
+from arena import deal_deck, percentile, run_deals
 
 PLAYERS = 4
 HAND_SIZE = 7
@@ -246,8 +247,7 @@ def play_replay(
 def play_deal(args: tuple[Config, int]) -> dict[str, Any]:
     config, deal = args
     pyspiel = import_pyspiel() if "ismcts" in config.testers else None
-    deck = list(STANDARD_DECK)
-    random.Random(config.seed * 1_000_003 + deal).shuffle(deck)
+    deck = deal_deck(config.seed, deal)
     rows = [
         play_replay(config, deck, deal, seat, tester, pyspiel)
         for seat in range(PLAYERS)
@@ -265,13 +265,6 @@ def import_pyspiel() -> Any:
             "(e.g. /tmp/osvenv/bin/python) or drop ismcts from --tester"
         )
     return pyspiel
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 def mean_se(values: list[float]) -> tuple[float, float]:
@@ -402,13 +395,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {len(results)}/{config.deals} deals, {spent:.0f} s", file=sys.stderr, flush=True)
 
     try:
-        if args.workers > 1:
-            with multiprocessing.Pool(args.workers) as pool:
-                for result in pool.imap_unordered(play_deal, jobs, chunksize=1):
-                    collect(result)
-        else:
-            for job in jobs:
-                collect(play_deal(job))
+        run_deals(play_deal, jobs, args.workers, collect)
     finally:
         if log:
             log.close()

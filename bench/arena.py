@@ -27,13 +27,17 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from engine import STANDARD_DECK, Game, Phase, Rules
+from engine import STANDARD_DECK, Card, Game, Phase, Rules
 from engine.ai import create_player
+
+Job = TypeVar("Job")
+Result = TypeVar("Result")
 
 
 @dataclass
@@ -75,13 +79,32 @@ def seat_levels(config: Config) -> list[str]:
     return levels[: config.players]
 
 
+def deal_deck(seed: int, deal: int) -> list[Card]:
+    """The pack for deal number `deal` of a run seeded `seed` (the same for every replay)."""
+    deck = list(STANDARD_DECK)
+    random.Random(seed * 1_000_003 + deal).shuffle(deck)
+    return deck
+
+
+def run_deals(play: Callable[[Job], Result], jobs: list[Job], workers: int,
+              collect: Callable[[Result], None]) -> None:
+    """Play every job (in a process pool when `workers` > 1), handing each result to collect
+    as it comes in."""
+    if workers > 1:
+        with multiprocessing.Pool(workers) as pool:
+            for result in pool.imap_unordered(play, jobs, chunksize=1):
+                collect(result)
+    else:
+        for job in jobs:
+            collect(play(job))
+
+
 def play_deal(args: tuple[Config, int]) -> DealResult:
     config, deal = args
     rules = make_rules(config)
     levels = seat_levels(config)
     players = config.players
-    deck = list(STANDARD_DECK)
-    random.Random(config.seed * 1_000_003 + deal).shuffle(deck)
+    deck = deal_deck(config.seed, deal)
     result = DealResult(deal)
     for rotation in range(players):
         seats = [levels[(seat + rotation) % players] for seat in range(players)]
@@ -214,13 +237,7 @@ def main(argv: list[str] | None = None) -> None:
             spent = time.perf_counter() - started
             print(f"  {len(results)}/{deals} deals, {spent:.0f} s", file=sys.stderr, flush=True)
 
-    if args.workers > 1:
-        with multiprocessing.Pool(args.workers) as pool:
-            for result in pool.imap_unordered(play_deal, jobs, chunksize=1):
-                collect(result)
-    else:
-        for job in jobs:
-            collect(play_deal(job))
+    run_deals(play_deal, jobs, args.workers, collect)
     results.sort(key=lambda result: result.deal)
     print(report(config, results, time.perf_counter() - started))
 

@@ -103,7 +103,7 @@ class Store:
         writer: ConnectionThread,
         reader: ConnectionThread,
         clock: Callable[[], float],
-        checkpointer: ConnectionThread | None = None,
+        checkpointer: ConnectionThread,
     ) -> None:
         """Use Store.open."""
         self.path = path
@@ -148,16 +148,15 @@ class Store:
         return cls(db_path, writer, reader, clock, checkpointer)
 
     async def close(self) -> None:
-        """Wait for the writes and reads requested before, then close both connections.
+        """Wait for the writes and reads requested before, then close the connections (writer, reader, checkpoint).
 
         Idempotent; a write or read requested once close() was called raises StoreError. The
         connections close even if the awaiting task is cancelled.
         """
         if self._closing is None:
-            stops = [self._writer.stop(), self._reader.stop()]
-            if self._checkpointer is not None:
-                stops.append(self._checkpointer.stop())
-            self._closing = asyncio.ensure_future(asyncio.gather(*stops))
+            self._closing = asyncio.ensure_future(asyncio.gather(
+                self._writer.stop(), self._reader.stop(), self._checkpointer.stop()
+            ))
         await asyncio.shield(self._closing)
 
     async def __aenter__(self) -> Store:
@@ -198,10 +197,8 @@ class Store:
         database, off the write path (one checkpoint at a time; a failed one is logged and the
         next one catches up, as the WAL stays valid meanwhile)."""
         self._writes_since_checkpoint += 1
-        if (
-            self._checkpointer is None
-            or self._writes_since_checkpoint < CHECKPOINT_EVERY
-            or (self._checkpointing is not None and not self._checkpointing.done())
+        if self._writes_since_checkpoint < CHECKPOINT_EVERY or (
+            self._checkpointing is not None and not self._checkpointing.done()
         ):
             return
         self._writes_since_checkpoint = 0
@@ -217,8 +214,6 @@ class Store:
     async def checkpoint(self) -> tuple[int, int, int]:
         """Checkpoint the WAL now (tests, tools); returns (busy, WAL pages, pages copied)."""
         self._check_open()
-        if self._checkpointer is None:
-            raise StoreError("this store has no checkpoint thread")
         return await self._checkpointer.submit(checkpoint)
 
     def _check_open(self) -> None:

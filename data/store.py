@@ -148,7 +148,7 @@ class Store:
         return cls(db_path, writer, reader, clock, checkpointer)
 
     async def close(self) -> None:
-        """Wait for the writes and reads requested before, then close the connections (writer, reader, checkpoint).
+        """Wait for the writes and reads requested before, then close the three connections.
 
         Idempotent; a write or read requested once close() was called raises StoreError. The
         connections close even if the awaiting task is cancelled.

@@ -16,6 +16,18 @@ The bot's move is its most visited action (ties to the lowest action id). Its C+
 reproducible even with a fixed seed (two bots seeded alike, same state, can pick different bids),
 so its figures move a little between runs; `hard` with `--iterations` and the opponents repeat.
 
+OpenSpiel's IS-MCTS is not held to what its seat can see. Each simulation starts from
+`OhHellState::ResampleFromInfostate`, which since open_spiel 2.0 (the June 2026 rewrite that
+respects shown voids) redeals only the cards the opponents really hold: every sampled world has
+exactly the true 21 unseen cards in play and the true 23 out with the stock (checked: 200 of 200
+resamples). Before 2.0 it dealt from every undealt card, so it was fair but ignored voids. The
+tester `ismcts-honest` runs the same bot knowing only what the seat sees: per decision the
+hidden cards are first dealt afresh from every unseen card (our sampler: played cards stay with
+their players, shown voids respected) HONEST_WORLDS times, IS-MCTS runs its share of the
+simulations on each deal, and the visit counts are summed.
+
+    /tmp/osvenv/bin/python bench/anchor.py --deals 100 --tester ismcts,ismcts-honest,hard \\
+        --think-time 0.5
     /tmp/osvenv/bin/python bench/anchor.py --deals 100 --tester ismcts,hard --iterations 120
     /tmp/osvenv/bin/python bench/anchor.py --deals 100 --tester ismcts,hard --iterations 120 \\
         --opponents simple
@@ -33,6 +45,7 @@ import argparse
 import json
 import math
 import os
+import random
 import statistics
 import sys
 import time
@@ -43,13 +56,17 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engine import STANDARD_DECK, Card, Game, Phase, PlayerView, Rules, Suit
 from engine.ai import create_player
+from engine.ai.knowledge import read_view
+from engine.ai.sample import Sampler
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its sibling, the arena
 from arena import deal_deck, percentile, run_deals
 
 PLAYERS = 4
 HAND_SIZE = 7
-TESTERS = ("ismcts", "hard", "medium", "easy", "simple")
+TESTERS = ("ismcts", "ismcts-honest", "hard", "medium", "easy", "simple")
+HONEST_WORLDS = 10
+"""ismcts-honest: deals of the unseen cards drawn per decision, the simulations shared out."""
 OPPONENTS = ("easy", "medium", "simple")
 # OpenSpiel's oh_hell numbers a card rank * 4 + suit, with suits in the order C, D, S, H
 # (ranks 0..12 for 2..A); bids are the actions 52 + bid.
@@ -118,6 +135,9 @@ class Mirror:
 
     def __init__(self, pyspiel: Any, config: Config, game: Game, seed: int) -> None:
         self.pyspiel = pyspiel
+        self.config = config
+        self.seed = seed
+        self.actions: list[int] = []  # every bid and card applied, as OpenSpiel actions
         os_game = pyspiel.load_game(
             "oh_hell",
             {
@@ -129,29 +149,37 @@ class Mirror:
                 "points_per_trick": 1,
             },
         )
-        state = os_game.new_initial_state()
+        self.os_game = os_game
+        self.state = self.dealt([game.hand_of(seat) for seat in range(PLAYERS)], game)
+        self.bot = self.new_bot(seed, config.simulations)
+        self.hook_refusals = 0  # OpenSpiel's first choice was a bid our engine refuses
+        self.bid_mismatches = 0  # decisions where the two legal bid sets differed at all
+
+    def dealt(self, hands: list[list[Card]], game: Game) -> Any:
+        """An OpenSpiel state that dealt these hands (as first held), with our trump card."""
+        state = self.os_game.new_initial_state()
         # Chance order in oh_hell.cc: the number of tricks, the dealer, then the cards one by
         # one, card i to player i % players whoever deals, then one more card for trump.
         state.apply_action(game.tricks_in_hand)
         state.apply_action(game.dealer)
-        hands = [game.hand_of(seat) for seat in range(PLAYERS)]
         for i in range(PLAYERS * game.tricks_in_hand):
             state.apply_action(os_card(hands[i % PLAYERS][i // PLAYERS]))
         assert game.trump_card is not None
         state.apply_action(os_card(game.trump_card))
-        self.state = state
-        self.bot = pyspiel.ISMCTSBot(
+        return state
+
+    def new_bot(self, seed: int, simulations: int) -> Any:
+        pyspiel = self.pyspiel
+        return pyspiel.ISMCTSBot(
             seed,
             pyspiel.RandomRolloutEvaluator(1, seed),
-            config.uct_c,
-            config.simulations,
+            self.config.uct_c,
+            simulations,
             -1,  # unlimited world samples: a fresh deal for every simulation
             pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT,  # we take the most visited
             False,
             False,
         )
-        self.hook_refusals = 0  # OpenSpiel's first choice was a bid our engine refuses
-        self.bid_mismatches = 0  # decisions where the two legal bid sets differed at all
 
     def check(self, game: Game, seat: int) -> None:
         """Assert the mirror agrees with the engine on the turn and the legal actions."""
@@ -168,10 +196,43 @@ class Mirror:
             assert ours == theirs, (sorted(ours), sorted(theirs))
 
     def apply(self, game: Game, action: int | Card) -> None:
-        self.state.apply_action(os_card(action) if isinstance(action, Card) else BID_BASE + action)
+        os_action = os_card(action) if isinstance(action, Card) else BID_BASE + action
+        self.actions.append(os_action)
+        self.state.apply_action(os_action)
 
     def decide(self, game: Game) -> int | Card:
-        policy = self.bot.get_policy(self.state)
+        return self.pick(game, self.bot.get_policy(self.state))
+
+    def decide_honest(self, game: Game, seat: int) -> int | Card:
+        """IS-MCTS that knows only what the seat sees.
+
+        OpenSpiel's oh_hell resampler redeals only the cards the opponents really hold, so its
+        every simulation knows which cards are in play and which are out with the stock. Here
+        the hidden cards are first dealt afresh from every card the seat has not seen (our
+        sampler: played cards stay with their players, shown voids respected), HONEST_WORLDS
+        times per decision; IS-MCTS runs its share of the simulations on each such deal and
+        the visit counts are summed.
+        """
+        knowledge = read_view(game.view(seat))
+        sampler = Sampler(knowledge)
+        rng = random.Random(self.seed * 1009 + len(self.actions))
+        share = max(1, self.config.simulations // HONEST_WORLDS)
+        visits: dict[int, float] = {}
+        for _world in range(HONEST_WORLDS):
+            held, _stock = sampler.sample(rng)
+            first_held = [
+                [STANDARD_DECK[i] for i in range(52) if (held[s] | knowledge.played_by[s]) >> i & 1]
+                for s in range(PLAYERS)
+            ]
+            state = self.dealt(first_held, game)
+            for action in self.actions:
+                state.apply_action(action)
+            bot = self.new_bot(rng.randrange(1 << 30), share)
+            for action, share_of_visits in bot.get_policy(state):
+                visits[action] = visits.get(action, 0.0) + share_of_visits
+        return self.pick(game, list(visits.items()))
+
+    def pick(self, game: Game, policy: list[tuple[int, float]]) -> int | Card:
         ranked = sorted(policy, key=lambda pair: (-pair[1], pair[0]))
         if game.phase is Phase.BIDDING:
             legal = set(game.legal_bids())
@@ -194,7 +255,8 @@ def play_replay(
     base = (config.seed * 7919 + deal) * 16
     seats: list[Any] = [opponent(config.opponents, base + seat) for seat in range(PLAYERS)]
     mirror = None
-    if tester == "ismcts":
+    honest = tester == "ismcts-honest"
+    if tester in ("ismcts", "ismcts-honest"):
         mirror = Mirror(pyspiel, config, game, base + test_seat)
     elif tester == "simple":
         seats[test_seat] = SimplePlayer()
@@ -214,7 +276,7 @@ def play_replay(
             mirror.check(game, seat)
         started = time.perf_counter()
         if seat == test_seat and mirror is not None:
-            action = mirror.decide(game)
+            action = mirror.decide_honest(game, seat) if honest else mirror.decide(game)
         else:
             action = seats[seat].choose_action(game.view(seat))
         if seat == test_seat:
@@ -246,7 +308,7 @@ def play_replay(
 
 def play_deal(args: tuple[Config, int]) -> dict[str, Any]:
     config, deal = args
-    pyspiel = import_pyspiel() if "ismcts" in config.testers else None
+    pyspiel = import_pyspiel() if any("ismcts" in t for t in config.testers) else None
     deck = deal_deck(config.seed, deal)
     rows = [
         play_replay(config, deck, deal, seat, tester, pyspiel)
@@ -290,7 +352,7 @@ def report(header: str, testers: list[str], results: list[dict[str, Any]]) -> st
         f"{len(results)} deals x {PLAYERS} rotations = {PLAYERS * len(results)} seat-hands "
         "per tester",
         "",
-        f"{'tester':8} {'seat-hands':>10} {'made %':>7} {'pts/hand':>9} "
+        f"{'tester':13} {'seat-hands':>10} {'made %':>7} {'pts/hand':>9} "
         f"{'p50 ms':>8} {'p95 ms':>8} {'bid p95':>8}",
     ]
     for tester in testers:
@@ -298,7 +360,7 @@ def report(header: str, testers: list[str], results: list[dict[str, Any]]) -> st
         times = [spent for row in rows for spent in row["times"]]
         bid_times = [spent for row in rows for spent in row["bid_times"]]
         lines.append(
-            f"{tester:8} {len(rows):>10} "
+            f"{tester:13} {len(rows):>10} "
             f"{100 * statistics.fmean(row['bid'] == row['tricks'] for row in rows):>7.1f} "
             f"{statistics.fmean(row['points'] for row in rows):>9.3f} "
             f"{1000 * percentile(times, 0.5):>8.1f} {1000 * percentile(times, 0.95):>8.1f} "
@@ -376,7 +438,7 @@ def main(argv: list[str] | None = None) -> None:
         uct_c=args.uct_c,
         seed=args.seed,
     )
-    if "ismcts" in testers:
+    if any("ismcts" in tester for tester in testers):
         import_pyspiel()
     header = header_for(config)
     log: TextIO | None = open(args.log, "w") if args.log else None  # noqa: SIM115 (closed below)

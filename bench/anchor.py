@@ -19,8 +19,9 @@ so its figures move a little between runs; `hard` with `--iterations` and the op
 OpenSpiel's IS-MCTS is not held to what its seat can see. Each simulation starts from
 `OhHellState::ResampleFromInfostate`, which since open_spiel 2.0 (the June 2026 rewrite that
 respects shown voids) redeals only the cards the opponents really hold: every sampled world has
-exactly the true 21 unseen cards in play and the true 23 out with the stock (checked: 200 of 200
-resamples). Before 2.0 it dealt from every undealt card, so it was fair but ignored voids. The
+exactly the true 21 unseen cards in play and the true 23 out with the stock. The script checks
+this first (resampler_keeps_true_cards): 200 of 200 resampled deals with open_spiel 2.0.2, 0 of
+200 with 1.6.9, which dealt from every undealt card: fair, but blind to voids. The
 tester `ismcts-honest` runs the same bot knowing only what the seat sees: per decision the
 hidden cards are first dealt afresh from every unseen card (our sampler: played cards stay with
 their players, shown voids respected) HONEST_WORLDS times, IS-MCTS runs its share of the
@@ -42,6 +43,7 @@ run can be summarised part-way with `--summarise FILE`.
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import math
 import os
@@ -318,6 +320,38 @@ def play_deal(args: tuple[Config, int]) -> dict[str, Any]:
     return {"deal": deal, "rows": rows}
 
 
+def resampler_keeps_true_cards(pyspiel: Any, seed: int, deals: int = 10, samples: int = 20) -> str:
+    """How often OpenSpiel's world sampler gives the opponents exactly the cards they hold.
+
+    A fair sampler deals the 21 hidden cards from all 44 the bidder has not seen, so it almost
+    never hits the true set; a sampler that only reshuffles the opponents' real cards always does.
+    """
+    config = Config(1, ["ismcts"], "easy", None, None, 1, 2.0, seed)
+    rng = random.Random(seed)
+    hits = 0
+    for deal in range(deals):
+        game = Game.new(
+            PLAYERS, make_rules(), seed=deal, dealer=deal % PLAYERS, deck=deal_deck(seed, deal)
+        )
+        state = Mirror(pyspiel, config, game, seed).state
+        bidder = state.current_player()
+        for _ in range(samples):
+            sampler = pyspiel.UniformProbabilitySampler(rng.randrange(1 << 30), 0.0, 1.0)
+            world = state.resample_from_infostate(bidder, sampler)
+            hits += _dealt_to_others(world, bidder) == _dealt_to_others(state, bidder)
+    version = importlib.metadata.version("open_spiel")
+    return (
+        f"OpenSpiel {version} world sampler: {hits} of {deals * samples} resampled deals gave "
+        "the opponents exactly the cards they hold"
+    )
+
+
+def _dealt_to_others(state: Any, seat: int) -> set[int]:
+    # history: the number of tricks, the dealer, then card i dealt to player i % players
+    deal = [item.action for item in state.full_history()[2 : 2 + PLAYERS * HAND_SIZE]]
+    return {card for i, card in enumerate(deal) if i % PLAYERS != seat}
+
+
 def import_pyspiel() -> Any:
     try:
         import pyspiel  # type: ignore[import-not-found]
@@ -439,7 +473,7 @@ def main(argv: list[str] | None = None) -> None:
         seed=args.seed,
     )
     if any("ismcts" in tester for tester in testers):
-        import_pyspiel()
+        print(resampler_keeps_true_cards(import_pyspiel(), args.seed), file=sys.stderr)
     header = header_for(config)
     log: TextIO | None = open(args.log, "w") if args.log else None  # noqa: SIM115 (closed below)
     if log:

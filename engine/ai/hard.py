@@ -2,7 +2,8 @@
 
 For a card: sample deals of the unseen cards consistent with everything seen (cards played, the
 trump card, voids shown by failures to follow or to trump). Each opponent is given a kind
-(plays like `medium`, like `easy`, or some other way) and the deal is weighted by how well it and
+(plays like `medium`, like `easy`, greedily: its strongest card while it needs tricks and its
+weakest after, or some other way) and the deal is weighted by how well it and
 the kinds explain the bids made and every card each opponent has played so far (each kind's
 policy is replayed on the sampled hand); the deal searched is drawn from a small pool by that
 weight. Deals are taken in batches. In each deal every candidate card is played and the hand is
@@ -36,11 +37,13 @@ from engine.ai.policy import (
     choose_card,
     easy_card,
     easy_count,
+    greedy_card,
     nearest_bid,
 )
 from engine.ai.sample import Sampler
 from engine.ai.sim import (
     EASY,
+    GREEDY,
     MEDIUM,
     Particle,
     SimState,
@@ -57,12 +60,12 @@ from engine.scoring import hand_points
 DEFAULT_THINK_TIME = 0.5
 MAX_DEALS = 5000
 
-# Opponent kinds: medium-like, easy-like, other (modelled as medium in the rollouts).
-OTHER = 2
-KIND_PRIOR = (0.4, 0.4, 0.2)
+# Opponent kinds: medium-like, easy-like, greedy, other (modelled as medium in the rollouts).
+KINDS = (MEDIUM, EASY, GREEDY, MEDIUM)
+KIND_PRIOR = (0.35, 0.3, 0.2, 0.15)
 PLAY_MISS = 0.1
 """Chance a player of a kind plays some other card than its policy's."""
-BID_SIGMA = (0.7, 0.5, 1.2)
+BID_SIGMA = (0.7, 0.5, 0.5, 1.2)
 DEALER_WIDEN = 1.6
 FLOOR = 0.02
 
@@ -354,7 +357,7 @@ class HardPlayer(MediumPlayer):
             base = [b if b >= 0 else 0 for b in k.bids]
             wants: dict[int, float] = {}
             for s in later:
-                if kinds[s] == EASY:
+                if kinds[s] in (EASY, GREEDY):
                     wants[s] = float(easy_count(hands[s], trump))
                 else:
                     wants[s] = estimator.estimate(hands[s])
@@ -431,10 +434,11 @@ def _known_others(k: Knowledge) -> int:
 class OpponentModel:
     """Per sampled deal: how likely it is given the bids and plays seen, and each opponent's kind.
 
-    For every opponent and kind (medium-like, easy-like, other) the likelihood is the bid's under
-    that kind's bidding (a narrow bell around its trick count) times, for every card the opponent
-    has played this hand, the chance that kind plays it from the sampled hand (its policy's card:
-    1 - PLAY_MISS; any other: PLAY_MISS shared; the other kind: uniform over the legal cards).
+    For every opponent and kind (medium-like, easy-like, greedy, other) the likelihood is the
+    bid's under that kind's bidding (a narrow bell around its trick count) times, for every card
+    the opponent has played this hand, the chance that kind plays it from the sampled hand (its
+    policy's card: 1 - PLAY_MISS; any other: PLAY_MISS shared; the other kind: uniform over the
+    legal cards).
     """
 
     def __init__(self, view: PlayerView, k: Knowledge, enabled: bool) -> None:
@@ -505,12 +509,16 @@ class OpponentModel:
         weight = 1.0
         for seat in self.opponents:
             likely = self._likelihoods(seat, hands[seat] | self.played_by[seat])
-            total = likely[0] + likely[1] + likely[2]
+            total = sum(likely)
             if total <= 0.0:
                 return 0.0, kinds
             weight *= total
             pick = rng.random() * total
-            kinds[seat] = EASY if likely[0] <= pick < likely[0] + likely[1] else MEDIUM
+            for kind, chance in zip(KINDS, likely, strict=True):
+                if pick < chance:
+                    kinds[seat] = kind
+                    break
+                pick -= chance
         return weight, kinds
 
     def _bid_weight_only(self, hands: list[int]) -> float:
@@ -522,23 +530,24 @@ class OpponentModel:
             weight *= FLOOR + math.exp(-diff * diff / (2 * sigma * sigma))
         return weight
 
-    def _likelihoods(self, seat: int, hand: int) -> tuple[float, float, float]:
-        medium, easy, other = KIND_PRIOR
+    def _likelihoods(self, seat: int, hand: int) -> tuple[float, float, float, float]:
+        """Prior times likelihood of the seat's bid and plays, per kind (in KINDS order)."""
+        medium, easy, greedy, other = KIND_PRIOR
         bid = self.bids.get(seat)
         if bid is not None:
             widen = self.widen[seat]
             estimate = self.estimator.estimate(hand)
-            counted = easy_count(hand, self.trump)
-            for i, center in enumerate((estimate, float(counted), estimate)):
-                sigma = BID_SIGMA[i] * widen
-                diff = bid - center
-                factor = FLOOR + math.exp(-diff * diff / (2 * sigma * sigma))
-                if i == 0:
-                    medium *= factor
-                elif i == 1:
-                    easy *= factor
-                else:
-                    other *= factor
+            counted = float(easy_count(hand, self.trump))
+            factors = [
+                FLOOR + math.exp(-((bid - center) ** 2) / (2 * (sigma * widen) ** 2))
+                for center, sigma in zip(
+                    (estimate, counted, counted, estimate), BID_SIGMA, strict=True
+                )
+            ]
+            medium *= factors[0]
+            easy *= factors[1]
+            greedy *= factors[2]
+            other *= factors[3]
         trump = self.trump
         turned = self.turned
         bust_take = self.bust_take
@@ -554,6 +563,7 @@ class OpponentModel:
                 )
                 medium *= (1 - PLAY_MISS) if medium_card == card else miss
                 easy *= (1 - PLAY_MISS) if easy_card(legal, best, trump, need) == card else miss
+                greedy *= (1 - PLAY_MISS) if greedy_card(legal, trump, need) == card else miss
                 other /= options
             hand &= ~(1 << card)
-        return medium, easy, other
+        return medium, easy, greedy, other

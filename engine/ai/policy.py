@@ -239,6 +239,26 @@ def easy_card(legal: int, best: int, trump: int, need: int) -> int:
     return by_rank(lose, high=True) if lose else by_rank(legal, high=False)
 
 
+def greedy_card(legal: int, trump: int, need: int) -> int:
+    """The plainest rule-based play: the strongest legal card while tricks are still needed,
+    else the weakest, trumps ranking above every other suit (rank ties go to the lower suit).
+
+    It throws its best cards whether or not they can win, so the hard player models it on its
+    own: read as `easy` or `medium`, its bids and plays mislead the deal sampling."""
+    high = need > 0
+    best = -1
+    best_key = -1
+    for suit in range(4):
+        cards = legal & SUIT_MASKS[suit]
+        if not cards:
+            continue
+        card = cards.bit_length() - 1 if high else (cards & -cards).bit_length() - 1
+        key = card % 13 + (13 if suit == trump else 0)
+        if best < 0 or (key > best_key if high else key < best_key):
+            best, best_key = card, key
+    return best
+
+
 def easy_count(hand: int, trump: int) -> int:
     """The easy player's bid: aces, trump honours (Q and up) and trumps beyond three."""
     count = 0

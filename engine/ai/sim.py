@@ -9,10 +9,11 @@ trick winners).
 from __future__ import annotations
 
 from engine.ai.bits import SUIT_MASKS, legal_mask
-from engine.ai.policy import choose_card, easy_card
+from engine.ai.policy import choose_card, easy_card, greedy_card
 
 MEDIUM = 0
 EASY = 1
+GREEDY = 2
 
 
 def rollout(
@@ -37,7 +38,7 @@ def rollout(
     `trick` holds the cards already played to the trick in progress (from `leader`), `left` the
     tricks still to finish (the one in progress included). `forced`, when set, is the card the
     next seat to act plays (the move being evaluated). `kinds` gives each seat's policy:
-    MEDIUM (the default) or EASY. `live` is every card not yet played nor turned up: what a
+    MEDIUM (the default), EASY or GREEDY. `live` is every card not yet played nor turned up: what a
     seat cannot see counts as outstanding (the stock included), as it does for a real player;
     left out, the seats know exactly which cards are in the hands.
     """
@@ -72,8 +73,11 @@ def rollout(
             else:
                 legal = legal_mask(hand, led, trump, must_trump, after_broken, broken)
                 need = bids[seat] - won[seat]
-                if kinds is not None and kinds[seat] == EASY:
+                kind = kinds[seat] if kinds is not None else MEDIUM
+                if kind == EASY:
                     card = easy_card(legal, best, trump, need)
+                elif kind == GREEDY:
+                    card = greedy_card(legal, trump, need)
                 else:
                         card = choose_card(
                         legal,
@@ -215,8 +219,11 @@ class SimState:
     def policy_card(self, seat: int) -> int:
         hand = self.hands[seat]
         need = self.bids[seat] - self.won[seat]
-        if self.kinds is not None and self.kinds[seat] == EASY:
+        kind = self.kinds[seat] if self.kinds is not None else MEDIUM
+        if kind == EASY:
             return easy_card(self.legal(seat), self.best, self.trump, need)
+        if kind == GREEDY:
+            return greedy_card(self.legal(seat), self.trump, need)
         return choose_card(
             self.legal(seat),
             hand,

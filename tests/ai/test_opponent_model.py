@@ -1,0 +1,62 @@
+"""The hard player's model of its opponents: which kind of player each one is."""
+
+from __future__ import annotations
+
+import random
+
+from engine import Card, Game, Phase, PlayerView, Rules
+from engine.ai import create_player
+from engine.ai.bits import mask_of
+from engine.ai.hard import OpponentModel
+from engine.ai.knowledge import read_view
+from engine.ai.policy import greedy_card
+from engine.ai.sample import Sampler
+from engine.ai.sim import EASY, GREEDY, MEDIUM
+
+
+def test_greedy_play_throws_its_strongest_card_then_its_weakest() -> None:
+    hearts = 2  # engine suit order: clubs, diamonds, hearts, spades
+    legal = mask_of([Card.parse("AS"), Card.parse("3H"), Card.parse("9D")])
+    assert greedy_card(legal, hearts, need=1) == Card.parse("3H").index  # a trump outranks
+    assert greedy_card(legal, hearts, need=0) == Card.parse("9D").index  # the ace of spades
+    assert greedy_card(legal, -1, need=0) == Card.parse("3H").index  # no trump: by rank
+
+
+def _plain_rule_player(view: PlayerView) -> int | Card:
+    """A rule-based player written apart from the engine's policies: it counts aces and trump
+    honours to bid, then plays its strongest card while it needs tricks and its weakest after."""
+    trump = view.trump_suit
+    if view.phase is Phase.BIDDING:
+        count = sum(card.rank == 14 or (card.suit == trump and card.rank >= 12)
+                    for card in view.hand)
+        return min(view.legal_bids, key=lambda bid: (abs(bid - count), bid))
+    needs = (view.bids[view.seat] or 0) > view.tricks_won[view.seat]
+
+    def strength(card: Card) -> tuple[bool, int]:
+        return card.suit == trump, card.rank
+
+    return (max if needs else min)(view.legal_cards, key=strength)
+
+
+def test_hard_recognises_a_greedy_opponent_from_its_plays() -> None:
+    rules = Rules.preset("classic").model_copy(update={"hand_sizes": [7]})
+    medium = create_player("medium", seed=1)
+    kinds_seen = {GREEDY: 0.0, EASY: 0.0, MEDIUM: 0.0}
+    for deal in range(6):
+        game = Game.new(4, rules, seed=deal, dealer=3)
+        while game.phase is not Phase.GAME_OVER and len(game.view(0).tricks_played) < 4:
+            seat = game.actor_seats()[0]
+            view = game.view(seat)
+            action = medium.choose_action(view) if seat == 0 else _plain_rule_player(view)
+            game.apply(seat, action)
+        view = game.view(0)
+        knowledge = read_view(view)
+        model = OpponentModel(view, knowledge, enabled=True)
+        sampler = Sampler(knowledge)
+        rng = random.Random(deal)
+        for _ in range(200):
+            hands, _stock = sampler.sample(rng)
+            weight, kinds = model.weigh(hands, rng)
+            for seat in (1, 2, 3):
+                kinds_seen[kinds[seat]] += weight
+    assert kinds_seen[GREEDY] > kinds_seen[EASY] + kinds_seen[MEDIUM]

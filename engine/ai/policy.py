@@ -215,16 +215,19 @@ def _lead(
     return best
 
 
-def by_rank(mask: int, high: bool) -> int:
-    """The highest (or lowest) ranked card of a non-empty set; ties go to the lower suit."""
+def by_rank(mask: int, high: bool, trump: int = -1) -> int:
+    """The highest (or lowest) ranked card of a non-empty set, every `trump` ranking above
+    every other suit when one is given; ties go to the lower suit."""
     best = -1
+    best_key = -1
     for suit in range(4):
         cards = mask & SUIT_MASKS[suit]
         if not cards:
             continue
         card = cards.bit_length() - 1 if high else (cards & -cards).bit_length() - 1
-        if best < 0 or (card % 13 > best % 13 if high else card % 13 < best % 13):
-            best = card
+        key = card % 13 + (13 if suit == trump else 0)
+        if best < 0 or (key > best_key if high else key < best_key):
+            best, best_key = card, key
     return best
 
 
@@ -245,18 +248,7 @@ def greedy_card(legal: int, trump: int, need: int) -> int:
 
     It throws its best cards whether or not they can win, so the hard player models it on its
     own: read as `easy` or `medium`, its bids and plays mislead the deal sampling."""
-    high = need > 0
-    best = -1
-    best_key = -1
-    for suit in range(4):
-        cards = legal & SUIT_MASKS[suit]
-        if not cards:
-            continue
-        card = cards.bit_length() - 1 if high else (cards & -cards).bit_length() - 1
-        key = card % 13 + (13 if suit == trump else 0)
-        if best < 0 or (key > best_key if high else key < best_key):
-            best, best_key = card, key
-    return best
+    return by_rank(legal, high=need > 0, trump=trump)
 
 
 def easy_count(hand: int, trump: int) -> int:

@@ -58,6 +58,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engine import STANDARD_DECK, Card, Game, Phase, PlayerView, Rules, Suit
 from engine.ai import create_player
+from engine.ai.bits import indices
 from engine.ai.knowledge import read_view
 from engine.ai.sample import Sampler
 
@@ -66,7 +67,8 @@ from arena import deal_deck, percentile, run_deals
 
 PLAYERS = 4
 HAND_SIZE = 7
-TESTERS = ("ismcts", "ismcts-honest", "hard", "medium", "easy", "simple")
+ISMCTS_TESTERS = ("ismcts", "ismcts-honest")
+TESTERS = (*ISMCTS_TESTERS, "hard", "medium", "easy", "simple")
 HONEST_WORLDS = 10
 """ismcts-honest: deals of the unseen cards drawn per decision, the simulations shared out."""
 OPPONENTS = ("easy", "medium", "simple")
@@ -223,7 +225,7 @@ class Mirror:
         for _world in range(HONEST_WORLDS):
             held, _stock = sampler.sample(rng)
             first_held = [
-                [STANDARD_DECK[i] for i in range(52) if (held[s] | knowledge.played_by[s]) >> i & 1]
+                [STANDARD_DECK[i] for i in indices(held[s] | knowledge.played_by[s])]
                 for s in range(PLAYERS)
             ]
             state = self.dealt(first_held, game)
@@ -258,7 +260,7 @@ def play_replay(
     seats: list[Any] = [opponent(config.opponents, base + seat) for seat in range(PLAYERS)]
     mirror = None
     honest = tester == "ismcts-honest"
-    if tester in ("ismcts", "ismcts-honest"):
+    if tester in ISMCTS_TESTERS:
         mirror = Mirror(pyspiel, config, game, base + test_seat)
     elif tester == "simple":
         seats[test_seat] = SimplePlayer()
@@ -310,7 +312,7 @@ def play_replay(
 
 def play_deal(args: tuple[Config, int]) -> dict[str, Any]:
     config, deal = args
-    pyspiel = import_pyspiel() if any("ismcts" in t for t in config.testers) else None
+    pyspiel = import_pyspiel() if uses_pyspiel(config.testers) else None
     deck = deal_deck(config.seed, deal)
     rows = [
         play_replay(config, deck, deal, seat, tester, pyspiel)
@@ -350,6 +352,10 @@ def _dealt_to_others(state: Any, seat: int) -> set[int]:
     # history: the number of tricks, the dealer, then card i dealt to player i % players
     deal = [item.action for item in state.full_history()[2 : 2 + PLAYERS * HAND_SIZE]]
     return {card for i, card in enumerate(deal) if i % PLAYERS != seat}
+
+
+def uses_pyspiel(testers: list[str]) -> bool:
+    return any(tester in ISMCTS_TESTERS for tester in testers)
 
 
 def import_pyspiel() -> Any:
@@ -472,7 +478,7 @@ def main(argv: list[str] | None = None) -> None:
         uct_c=args.uct_c,
         seed=args.seed,
     )
-    if any("ismcts" in tester for tester in testers):
+    if uses_pyspiel(testers):
         print(resampler_keeps_true_cards(import_pyspiel(), args.seed), file=sys.stderr)
     header = header_for(config)
     log: TextIO | None = open(args.log, "w") if args.log else None  # noqa: SIM115 (closed below)

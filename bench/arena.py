@@ -122,13 +122,13 @@ def play_deal(args: tuple[Config, int]) -> DealResult:
             seat = game.actor_seats()[0]
             view = game.view(seat)
             started = time.perf_counter()
-            action = bots[seat].choose_action(view)
+            action = bots[seat].choose_move(view)
             spent = time.perf_counter() - started
             level = seats[seat]
             result.times.setdefault(level, []).append(spent)
             if game.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
                 result.bid_times.setdefault(level, []).append(spent)
-            game.apply(seat, action)  # type: ignore[arg-type]
+            game.apply(seat, action)
         record = game.scoresheet[0]
         for seat in range(players):
             result.rows.append(

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from engine import PlayerView
+from engine import Bid, Move, NameTrump, Play, PlayerView
 from engine.ai import create_player
 
 log = logging.getLogger(__name__)
@@ -25,7 +25,7 @@ def decide(level: str, seed: int, view: PlayerView) -> Any:
     A failing player never stalls a game: its seat makes a random legal move instead.
     """
     try:
-        return create_player(level, seed=seed).choose_action(view)
+        return _raw(create_player(level, seed=seed).choose_move(view))
     except Exception:
         log.exception("computer player %s failed; playing a random legal move", level)
     return random_move(view, seed)
@@ -33,7 +33,18 @@ def decide(level: str, seed: int, view: PlayerView) -> Any:
 
 def random_move(view: PlayerView, seed: int) -> Any:
     """A uniformly random legal move: the fallback, and what the `random` level does."""
-    return create_player("random", seed=seed).choose_action(view)
+    return _raw(create_player("random", seed=seed).choose_move(view))
+
+
+def _raw(move: Move) -> Any:
+    """The move's argument, as the service's string-kind pipeline still takes it."""
+    if isinstance(move, Bid):
+        return move.tricks
+    if isinstance(move, Play):
+        return move.card
+    if isinstance(move, NameTrump):
+        return move.suit
+    return list(move.cards)
 
 
 __all__ = ["Decide", "decide", "random_move"]

@@ -1,18 +1,47 @@
 """The rules engine: pure, deterministic Oh Hell (no I/O, no asyncio, no discord)."""
 
 from engine.cards import STANDARD_DECK, Card, Suit, sort_hand
-from engine.game import Game, HandRecord, IllegalAction, Phase, PlayerView
+from engine.game import Game, IllegalAction
+from engine.moves import (
+    Bid,
+    Declaration,
+    Discard,
+    Move,
+    NameTrump,
+    Phase,
+    Play,
+    move_from_code,
+    move_from_payload,
+)
+from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
 from engine.rules import Rules
+from engine.scoring import HandRecord
+from engine.view import PlayerView, PublicState
 
 __all__ = [
     "STANDARD_DECK",
+    "Bid",
+    "BiddingResult",
     "Card",
+    "Declaration",
+    "Discard",
     "Game",
     "HandRecord",
+    "HandStart",
     "IllegalAction",
+    "Move",
+    "NameTrump",
+    "Outcome",
     "Phase",
+    "Play",
     "PlayerView",
+    "PublicState",
     "Rules",
     "Suit",
+    "Trick",
+    "TrickResult",
+    "move_from_code",
+    "move_from_payload",
+    "over_under",
     "sort_hand",
 ]

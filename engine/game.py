@@ -8,143 +8,34 @@ snapshot needs no generator state to resume exactly.
 from __future__ import annotations
 
 import bisect
-import hashlib
 import itertools
 import json
-import random
-import struct
-from dataclasses import dataclass
-from enum import StrEnum
-from operator import attrgetter
 from typing import Any
 
 from engine.cards import STANDARD_DECK, Card, Suit, sort_hand
+from engine.deal import by_suit, card_index, deal_rng, dealt_pack, shuffled
+from engine.moves import Bid, Discard, Move, NameTrump, Phase, Play
+from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
 from engine.rules import EXTRA_HAND_LIMIT, TARGET_GAME_HAND_LIMIT, Rules
-from engine.scoring import hand_points
-
-SNAPSHOT_VERSION = 1
+from engine.scoring import HandRecord, hand_points
+from engine.snapshot import (
+    SNAPSHOT_VERSION,
+    card_codes,
+    cards_from_codes,
+    record_from_dict,
+    record_to_dict,
+)
+from engine.view import PlayerView, PublicState
 
 
 class IllegalAction(ValueError):
     """A refused action. The message is a sentence a player can read."""
 
 
-class Phase(StrEnum):
-    TRUMP_CHOICE = "trump_choice"
-    DISCARD = "discard"
-    BIDDING = "bidding"
-    SIMULTANEOUS_BIDDING = "simultaneous_bidding"
-    PLAYING = "playing"
-    GAME_OVER = "game_over"
-
-
-@dataclass(frozen=True, slots=True)
-class HandRecord:
-    """One finished hand on the scoresheet."""
-
-    hand_number: int
-    hand_size: int
-    tricks_in_hand: int
-    dealer: int
-    trump_card: Card | None
-    trump_suit: Suit | None
-    bids: tuple[int, ...]
-    tricks: tuple[int, ...]
-    made: tuple[bool, ...]
-    points: tuple[int, ...]
-    totals: tuple[int, ...]
-    blind: bool = False
-
-
-Trick = tuple[tuple[int, Card], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerView:
-    """Exactly what one seat may know: its own hand and everything public. Never another hand."""
-
-    seat: int
-    players: int
-    rules: Rules
-    phase: Phase
-    turn: int | None
-    actor_seats: tuple[int, ...]
-    dealer: int
-    hand_number: int
-    hand_count: int | None
-    hand_size: int
-    tricks_in_hand: int
-    trump_card: Card | None
-    trump_suit: Suit | None
-    blind: bool
-    hand: tuple[Card, ...]
-    discarded: tuple[Card, ...]
-    bids: tuple[int | None, ...]
-    has_bid: tuple[bool, ...]
-    hook_bid: int | None
-    tricks_won: tuple[int, ...]
-    current_trick: Trick
-    tricks_played: tuple[Trick, ...]
-    trick_number: int
-    trump_broken: bool
-    scores: tuple[int, ...]
-    scoresheet: tuple[HandRecord, ...]
-    legal_bids: tuple[int, ...]
-    legal_cards: tuple[Card, ...]
-    legal_trumps: tuple[Suit, ...]
-    discards_needed: int
-    winners: tuple[int, ...]
-
-    @property
-    def led_suit(self) -> Suit | None:
-        return self.current_trick[0][1].suit if self.current_trick else None
-
-    @property
-    def to_act(self) -> bool:
-        return self.seat in self.actor_seats
 
 
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
-
-
-def _deal_rng(seed: int, deal_index: int) -> random.Random:
-    return random.Random(f"ohhell:{seed}:{deal_index}")
-
-
-def _shuffled(cards: tuple[Card, ...], rng: random.Random) -> list[Card]:
-    """A uniform shuffle by random sort keys."""
-    draw = rng.random
-    return sorted(cards, key=lambda _card: draw())
-
-
-_KEYS = struct.Struct("<52Q")
-
-
-def _dealt_pack(seed: int, deal_index: int) -> list[Card]:
-    """The shuffled pack for one deal, a pure function of (seed, deal).
-
-    Sorting the cards by 64-bit keys drawn from SHAKE-128 is a uniform shuffle that runs in C,
-    so the deal stays cheap, and a snapshot needs no generator state to resume exactly.
-    """
-    digest = hashlib.shake_128(f"ohhell:{seed}:{deal_index}".encode()).digest(_KEYS.size)
-    keys = _KEYS.unpack(digest)
-    by_key = dict(zip(keys, STANDARD_DECK, strict=True))
-    if len(by_key) < len(STANDARD_DECK):  # two equal keys: astronomically rare
-        return _shuffled(STANDARD_DECK, _deal_rng(seed, deal_index))
-    return list(map(by_key.__getitem__, sorted(keys)))
-
-
-_card_index = attrgetter("index")
-
-
-def _by_suit(cards: list[Card]) -> list[list[Card]]:
-    """A hand kept as four suit lists in pack order: following suit and legality become list
-    lookups, and legal cards come out sorted."""
-    held: list[list[Card]] = [[], [], [], []]
-    for card in sorted(cards, key=_card_index):
-        held[card.suit].append(card)
-    return held
 
 
 def _parse_card(card: Card | str) -> Card:
@@ -154,6 +45,24 @@ def _parse_card(card: Card | str) -> Card:
         return Card.parse(card)
     except ValueError as error:
         raise IllegalAction(str(error)) from None
+
+
+class _Told:
+    """What the move being applied has caused so far (filled in by the steps it runs)."""
+
+    __slots__ = (
+        "bidding", "extra_card", "hidden", "next_hand", "scored", "trick", "trump_named", "winners"
+    )
+
+    def __init__(self) -> None:
+        self.hidden = False
+        self.trump_named: Suit | None = None
+        self.extra_card = False
+        self.bidding: BiddingResult | None = None
+        self.trick: TrickResult | None = None
+        self.scored: HandRecord | None = None
+        self.next_hand: HandStart | None = None
+        self.winners: tuple[int, ...] | None = None
 
 
 class Game:
@@ -189,6 +98,7 @@ class Game:
     _scoresheet: list[HandRecord]
     _must_trump: bool
     _after_broken: bool
+    _told: _Told | None = None
 
     # ----- construction -----
 
@@ -241,8 +151,8 @@ class Game:
         self._after_broken = self.rules.trump_lead == "after_broken"
 
     def _first_dealer(self) -> int:
-        rng = _deal_rng(self.seed, -1)
-        pack = _shuffled(STANDARD_DECK, rng)
+        rng = deal_rng(self.seed, -1)
+        pack = shuffled(STANDARD_DECK, rng)
         if self.rules.first_dealer == "first_jack":
             for position, card in enumerate(pack):
                 if card.rank == 11:
@@ -273,7 +183,7 @@ class Game:
         rules = self.rules
         players = self.players
         if deck is None:
-            deck = _dealt_pack(self.seed, self._deal_index)
+            deck = dealt_pack(self.seed, self._deal_index)
         self._deal_index += 1
         removed = rules.removed_cards.get(players, 0)
         if removed:
@@ -347,6 +257,16 @@ class Game:
             self.turn = (self.dealer + 1) % self.players
 
     def _start_play(self) -> None:
+        told = self._told
+        if told is not None:
+            bids = tuple(bid if bid is not None else 0 for bid in self.bids)
+            total = sum(bids)
+            told.bidding = BiddingResult(
+                bids=bids,
+                total=total,
+                tricks=self.tricks_in_hand,
+                over_under=over_under(total, self.tricks_in_hand),
+            )
         self.phase = Phase.PLAYING
         self._pending = []
         self.turn = (self.dealer + 1) % self.players
@@ -457,28 +377,51 @@ class Game:
 
     # ----- actions -----
 
-    def apply(self, seat: int, action: int | Card | Suit | list[Card]) -> None:
-        """Take whichever action the phase asks for: a bid, a card, a trump suit or discards.
+    def apply(self, seat: int, move: Move) -> Outcome:
+        """The one door: take a move, and say what it caused.
 
-        For drivers that answer every phase the same way (arenas, simulations, tests).
+        Raises IllegalAction (the game unchanged) when the move is not one the phase takes from
+        that seat; the message names the rule.
         """
-        phase = self.phase
-        if phase is Phase.BIDDING or phase is Phase.SIMULTANEOUS_BIDDING:
-            self.bid(seat, action)  # type: ignore[arg-type]
-        elif phase is _PLAYING:
-            self.play(seat, action)  # type: ignore[arg-type]
-        elif phase is Phase.TRUMP_CHOICE:
-            self.choose_trump(seat, action)  # type: ignore[arg-type]
-        elif phase is Phase.DISCARD:
-            self.discard(seat, action)  # type: ignore[arg-type]
-        else:
-            raise IllegalAction("The game is over.")
+        hand_number = self.hand_number
+        trick_number = self.trick_number
+        told = self._told = _Told()
+        try:
+            if move.__class__ is Play:
+                declaration = move.declaration
+                if declaration is not None:
+                    raise IllegalAction("Only a special card is declared as it is played.")
+                self.play(seat, move.card)
+            elif move.__class__ is Bid:
+                hidden = self.phase is Phase.SIMULTANEOUS_BIDDING
+                self._bid(seat, move.tricks)
+                told.hidden = hidden
+            elif move.__class__ is NameTrump:
+                self._choose_trump(seat, move.suit)
+            elif move.__class__ is Discard:
+                self._discard(seat, list(move.cards))
+                told.hidden = True
+            else:
+                raise IllegalAction(f"{move!r} is not a move.")
+        finally:
+            self._told = None
+        return Outcome(
+            seat=seat,
+            move=move,
+            hand_number=hand_number,
+            hidden=told.hidden,
+            trick_number=trick_number if move.__class__ is Play else None,
+            trump_named=told.trump_named,
+            extra_card=told.extra_card,
+            bidding=told.bidding,
+            trick=told.trick,
+            scored=told.scored,
+            next_hand=told.next_hand,
+            winners=told.winners,
+        )
 
     def choose_trump(self, seat: int, suit: Suit | str) -> None:
-        if self.phase is not Phase.TRUMP_CHOICE:
-            raise IllegalAction("Trump is not being chosen now.")
-        if seat != self.turn:
-            raise IllegalAction("Only the dealer chooses trump.")
+        """Name trump (the dealer, in dealer_picks); a thin door onto `apply`."""
         if isinstance(suit, str):
             try:
                 suit = Suit.parse(suit)
@@ -486,16 +429,35 @@ class Game:
                 raise IllegalAction(f"{error}; no-trump is not allowed.") from None
         if not isinstance(suit, Suit):
             raise IllegalAction("Choose a suit: clubs, diamonds, hearts or spades.")
-        self.trump_suit = suit
-        self._after_trump()
+        self.apply(seat, NameTrump(suit))
 
     def discard(self, seat: int, cards: list[Card] | list[str]) -> None:
+        """Discard face down (ouch); a thin door onto `apply`."""
+        self.apply(seat, Discard(tuple(_parse_card(card) for card in cards)))
+
+    def bid(self, seat: int, tricks: int) -> None:
+        """Bid: `apply(seat, Bid(tricks))` without building the Outcome (the hot path)."""
+        self._bid(seat, tricks)
+
+    def _choose_trump(self, seat: int, suit: Suit) -> None:
+        if self.phase is not Phase.TRUMP_CHOICE:
+            raise IllegalAction("Trump is not being chosen now.")
+        if seat != self.turn:
+            raise IllegalAction("Only the dealer chooses trump.")
+        if not isinstance(suit, Suit):
+            raise IllegalAction("Choose a suit: clubs, diamonds, hearts or spades.")
+        self.trump_suit = suit
+        told = self._told
+        if told is not None:
+            told.trump_named = suit
+        self._after_trump()
+
+    def _discard(self, seat: int, chosen: list[Card]) -> None:
         if self.phase is not Phase.DISCARD:
             raise IllegalAction("It is not time to discard.")
         if seat not in self._pending:
             raise IllegalAction("You have already discarded this hand.")
         needed = self.rules.discards_for(self.players)
-        chosen = [_parse_card(card) for card in cards]
         if len(chosen) != needed or len(set(chosen)) != needed:
             raise IllegalAction(f"Discard exactly {needed} different cards.")
         held = self._held[seat]
@@ -510,7 +472,7 @@ class Game:
             self.tricks_in_hand = self.hand_size - needed
             self._start_bidding()
 
-    def bid(self, seat: int, tricks: int) -> None:
+    def _bid(self, seat: int, tricks: int) -> None:
         phase = self.phase
         if phase is Phase.SIMULTANEOUS_BIDDING:
             if seat not in self._pending:
@@ -546,11 +508,14 @@ class Game:
     def _deal_extra_card(self) -> None:
         for seat in self._seats_from_left():
             card = self._stock.pop(0)
-            bisect.insort(self._held[seat][card.suit], card, key=_card_index)
+            bisect.insort(self._held[seat][card.suit], card, key=card_index)
         self.hand_size += 1
         self.tricks_in_hand += 1
+        if self._told is not None:
+            self._told.extra_card = True
 
     def play(self, seat: int, card: Card | str) -> None:
+        """Play a card: `apply(seat, Play(card))` without building the Outcome (the hot path)."""
         if self.phase is not _PLAYING:
             raise IllegalAction("It is not time to play a card.")
         if seat != self.turn:
@@ -606,7 +571,11 @@ class Game:
         if best_suit == trump:
             self.trump_broken = True
         self.tricks_won[winner] += 1
-        self._tricks_played.append(tuple(trick))
+        played = tuple(trick)
+        self._tricks_played.append(played)
+        told = self._told
+        if told is not None:
+            told.trick = TrickResult(self.trick_number, played, winner)
         self.current_trick = []
         if self.trick_number < self.tricks_in_hand:
             self.trick_number += 1
@@ -642,12 +611,25 @@ class Game:
                 blind=self.blind,
             )
         )
+        told = self._told
+        if told is not None:
+            told.scored = self._scoresheet[-1]
         if self._game_should_end():
             self._end_game()
             return
         self.dealer = (self.dealer + 1) % self.players
         self.hand_number += 1
         self._deal()
+        if told is not None:
+            told.next_hand = HandStart(
+                hand_number=self.hand_number,
+                hand_size=self.hand_size,
+                tricks_in_hand=self.tricks_in_hand,
+                dealer=self.dealer,
+                trump_card=self.trump_card,
+                trump_suit=self.trump_suit,
+                phase=self.phase,
+            )
 
     def _game_should_end(self) -> bool:
         rules = self.rules
@@ -675,7 +657,9 @@ class Game:
         self.phase = Phase.GAME_OVER
         self.turn = None
         self._pending = []
-        self._held = [_by_suit([]) for _ in range(self.players)]
+        self._held = [by_suit([]) for _ in range(self.players)]
+        if self._told is not None:
+            self._told.winners = tuple(self.winners)
 
     # ----- views -----
 
@@ -726,6 +710,35 @@ class Game:
             winners=tuple(self.winners),
         )
 
+    def public_state(self) -> PublicState:
+        """What everyone at the table may see (hidden simultaneous bids stay hidden)."""
+        phase = self.phase
+        bids: tuple[int | None, ...] = tuple(self.bids)
+        if phase is Phase.SIMULTANEOUS_BIDDING:
+            bids = tuple(None for _ in bids)
+        return PublicState(
+            phase=phase,
+            players=self.players,
+            hand_number=self.hand_number,
+            hand_count=self.hand_count,
+            hand_size=self.hand_size,
+            tricks_in_hand=self.tricks_in_hand,
+            dealer=self.dealer,
+            turn=self.turn,
+            actor_seats=tuple(self.actor_seats()),
+            trump_card=self.trump_card,
+            trump_suit=self.trump_suit,
+            bids=bids,
+            tricks_won=tuple(self.tricks_won),
+            current_trick=tuple(self.current_trick),
+            last_trick=self.last_trick,
+            trick_number=self.trick_number,
+            scores=tuple(self.scores),
+            hook_bid=self.hook_bid,
+            scoresheet=tuple(self._scoresheet),
+            winners=tuple(self.winners),
+        )
+
     # ----- snapshots -----
 
     def to_json(self) -> str:
@@ -733,9 +746,6 @@ class Game:
         return json.dumps(self._to_dict(), separators=(",", ":"))
 
     def _to_dict(self) -> dict[str, Any]:
-        def codes(cards: Any) -> list[str]:
-            return [card.code for card in cards]
-
         return {
             "version": SNAPSHOT_VERSION,
             "players": self.players,
@@ -750,9 +760,9 @@ class Game:
             "pending": self._pending,
             "hand_size": self.hand_size,
             "tricks_in_hand": self.tricks_in_hand,
-            "hands": [codes(self.hand_of(seat)) for seat in range(self.players)],
-            "stock": codes(self._stock),
-            "discarded": [codes(cards) for cards in self.discarded],
+            "hands": [card_codes(self.hand_of(seat)) for seat in range(self.players)],
+            "stock": card_codes(self._stock),
+            "discarded": [card_codes(cards) for cards in self.discarded],
             "trump_card": self.trump_card.code if self.trump_card else None,
             "trump_suit": self.trump_suit.letter if self.trump_suit is not None else None,
             "blind": self.blind,
@@ -763,7 +773,7 @@ class Game:
             "trick_number": self.trick_number,
             "trump_broken": self.trump_broken,
             "scores": self.scores,
-            "scoresheet": [_record_to_dict(record) for record in self._scoresheet],
+            "scoresheet": [record_to_dict(record) for record in self._scoresheet],
             "winners": self.winners,
         }
 
@@ -780,9 +790,6 @@ class Game:
 
     @classmethod
     def _from_dict(cls, data: dict[str, Any]) -> Game:
-        def cards(codes: list[str]) -> list[Card]:
-            return [Card.parse(code) for code in codes]
-
         game = cls.__new__(cls)
         game.players = int(data["players"])
         game.rules = Rules.model_validate(data["rules"])
@@ -798,9 +805,9 @@ class Game:
         game._pending = list(data["pending"])
         game.hand_size = data["hand_size"]
         game.tricks_in_hand = data["tricks_in_hand"]
-        game._held = [_by_suit(cards(hand)) for hand in data["hands"]]
-        game._stock = cards(data["stock"])
-        game.discarded = [cards(codes) for codes in data["discarded"]]
+        game._held = [by_suit(cards_from_codes(hand)) for hand in data["hands"]]
+        game._stock = cards_from_codes(data["stock"])
+        game.discarded = [cards_from_codes(codes) for codes in data["discarded"]]
         game.trump_card = Card.parse(data["trump_card"]) if data["trump_card"] else None
         game.trump_suit = Suit.parse(data["trump_suit"]) if data["trump_suit"] else None
         game.blind = data["blind"]
@@ -814,7 +821,7 @@ class Game:
         game.trick_number = data["trick_number"]
         game.trump_broken = data["trump_broken"]
         game.scores = list(data["scores"])
-        game._scoresheet = [_record_from_dict(record) for record in data["scoresheet"]]
+        game._scoresheet = [record_from_dict(record) for record in data["scoresheet"]]
         game.winners = list(data["winners"])
         if len(game._held) != game.players or len(game.bids) != game.players:
             raise ValueError("snapshot seats do not match its player count")
@@ -831,35 +838,3 @@ class Game:
         )
 
 
-def _record_to_dict(record: HandRecord) -> dict[str, Any]:
-    return {
-        "hand_number": record.hand_number,
-        "hand_size": record.hand_size,
-        "tricks_in_hand": record.tricks_in_hand,
-        "dealer": record.dealer,
-        "trump_card": record.trump_card.code if record.trump_card else None,
-        "trump_suit": record.trump_suit.letter if record.trump_suit is not None else None,
-        "bids": list(record.bids),
-        "tricks": list(record.tricks),
-        "made": list(record.made),
-        "points": list(record.points),
-        "totals": list(record.totals),
-        "blind": record.blind,
-    }
-
-
-def _record_from_dict(data: dict[str, Any]) -> HandRecord:
-    return HandRecord(
-        hand_number=data["hand_number"],
-        hand_size=data["hand_size"],
-        tricks_in_hand=data["tricks_in_hand"],
-        dealer=data["dealer"],
-        trump_card=Card.parse(data["trump_card"]) if data["trump_card"] else None,
-        trump_suit=Suit.parse(data["trump_suit"]) if data["trump_suit"] else None,
-        bids=tuple(data["bids"]),
-        tricks=tuple(data["tricks"]),
-        made=tuple(data["made"]),
-        points=tuple(data["points"]),
-        totals=tuple(data["totals"]),
-        blind=data["blind"],
-    )

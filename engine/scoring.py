@@ -1,8 +1,30 @@
-"""Scoring schemes of RULES.md section 3, with the zero-bid and blind modifiers."""
+"""Scoring schemes of RULES.md section 3, with the zero-bid and blind modifiers, and the
+scoresheet record of a finished hand."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from engine.cards import Card, Suit
 from engine.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One finished hand on the scoresheet."""
+
+    hand_number: int
+    hand_size: int
+    tricks_in_hand: int
+    dealer: int
+    trump_card: Card | None
+    trump_suit: Suit | None
+    bids: tuple[int, ...]
+    tricks: tuple[int, ...]
+    made: tuple[bool, ...]
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    blind: bool = False
 
 
 def hand_points(rules: Rules, bid: int, tricks: int, tricks_in_hand: int, blind: bool) -> int:

@@ -7,7 +7,7 @@
     player.choose_card(view) -> Card
     player.choose_trump(view) -> Suit     # dealer picks the suit
     player.choose_discards(view) -> list[Card]
-    player.choose_action(view)            # whichever of the above the view's phase asks for
+    player.choose_move(view)              # the Move the view's phase awaits (engine.moves)
 
 Levels: `random` (uniform legal moves), `easy` (simple rules), `medium` (counts cards and voids,
 bids sure and likely tricks, ducks once made, takes when it must) and `hard` (determinized
@@ -19,7 +19,7 @@ budget (`think_time`, seconds); give `iterations` alone for reproducible decisio
 from __future__ import annotations
 
 from engine.ai.hard import DEFAULT_THINK_TIME, HardPlayer
-from engine.ai.players import Action, EasyPlayer, MediumPlayer, Player, RandomPlayer
+from engine.ai.players import EasyPlayer, MediumPlayer, Player, RandomPlayer
 
 LEVELS = ("random", "easy", "medium", "hard")
 
@@ -52,7 +52,6 @@ def create_player(
 __all__ = [
     "DEFAULT_THINK_TIME",
     "LEVELS",
-    "Action",
     "EasyPlayer",
     "HardPlayer",
     "MediumPlayer",

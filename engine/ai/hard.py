@@ -54,8 +54,9 @@ from engine.ai.sim import (
     solve_sampled,
 )
 from engine.cards import STANDARD_DECK, Card
-from engine.game import Phase, PlayerView
+from engine.moves import Phase
 from engine.scoring import hand_points
+from engine.view import PlayerView
 
 DEFAULT_THINK_TIME = 0.5
 MAX_DEALS = 5000

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.ai.bits import FULL, NO_TRUMP, SUIT_MASKS, mask_of, popcount
-from engine.game import Phase, PlayerView
+from engine.moves import Phase
+from engine.view import PlayerView
 
 ALL_SUITS = 0b1111
 

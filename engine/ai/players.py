@@ -21,9 +21,8 @@ from engine.ai.policy import (
     wants_tricks,
 )
 from engine.cards import STANDARD_DECK, Card, Suit
-from engine.game import Phase, PlayerView
-
-Action = int | Card | Suit | list[Card]
+from engine.moves import Bid, Discard, Move, NameTrump, Play
+from engine.view import PlayerView
 
 
 class Player:
@@ -37,18 +36,18 @@ class Player:
 
     # ----- the surface -----
 
-    def choose_action(self, view: PlayerView) -> Action:
-        """The decision the view's phase asks for: a bid, a card, a trump suit or discards."""
-        phase = view.phase
-        if phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
-            return self.choose_bid(view)
-        if phase is Phase.PLAYING:
-            return self.choose_card(view)
-        if phase is Phase.TRUMP_CHOICE:
-            return self.choose_trump(view)
-        if phase is Phase.DISCARD:
-            return self.choose_discards(view)
-        raise ValueError(f"There is nothing to decide in phase {phase.value}.")
+    def choose_move(self, view: PlayerView) -> Move:
+        """The move the view's phase awaits: a bid, a card, a trump suit or discards."""
+        awaited = view.phase.awaits
+        if awaited is Bid:
+            return Bid(self.choose_bid(view))
+        if awaited is Play:
+            return Play(self.choose_card(view))
+        if awaited is NameTrump:
+            return NameTrump(self.choose_trump(view))
+        if awaited is Discard:
+            return Discard(tuple(self.choose_discards(view)))
+        raise ValueError(f"There is nothing to decide in phase {view.phase.value}.")
 
     def choose_bid(self, view: PlayerView) -> int:
         if not view.legal_bids:

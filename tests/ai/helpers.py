@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine import STANDARD_DECK, Card, Game, Phase, PlayerView, Rules
+from engine import (
+    STANDARD_DECK,
+    Bid,
+    Card,
+    Discard,
+    Game,
+    Move,
+    NameTrump,
+    Phase,
+    Play,
+    PlayerView,
+    Rules,
+)
 from engine.ai import Player
 
 
@@ -25,31 +37,30 @@ def pack_dealing(
     return [card if card is not None else next(rest) for card in slots]
 
 
-def act(game: Game, seat: int, action: object) -> None:
-    game.apply(seat, action)  # type: ignore[arg-type]
+def act(game: Game, seat: int, move: Move) -> None:
+    game.apply(seat, move)
 
 
-def check_legal(view: PlayerView, action: object) -> None:
-    """The action is one the view offered."""
-    phase = view.phase
-    if phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
-        assert action in view.legal_bids, (action, view.legal_bids)
-        assert view.hook_bid is None or view.seat != view.dealer or action != view.hook_bid
-    elif phase is Phase.PLAYING:
-        assert action in view.legal_cards, (action, view.legal_cards)
-    elif phase is Phase.TRUMP_CHOICE:
-        assert action in view.legal_trumps
-    elif phase is Phase.DISCARD:
-        assert isinstance(action, list)
-        assert len(action) == view.discards_needed == len(set(action))
-        assert all(card in view.hand for card in action)
+def check_legal(view: PlayerView, move: Move) -> None:
+    """The move is the one the view's phase awaits, and one the view offered."""
+    assert isinstance(move, view.phase.awaits), (view.phase, move)  # type: ignore[arg-type]
+    if isinstance(move, Bid):
+        assert move.tricks in view.legal_bids, (move, view.legal_bids)
+        assert view.hook_bid is None or view.seat != view.dealer or move.tricks != view.hook_bid
+    elif isinstance(move, Play):
+        assert move.card in view.legal_cards, (move, view.legal_cards)
+    elif isinstance(move, NameTrump):
+        assert move.suit in view.legal_trumps
+    elif isinstance(move, Discard):
+        assert len(move.cards) == view.discards_needed == len(set(move.cards))
+        assert all(card in view.hand for card in move.cards)
 
 
 def play_game(
     players: Sequence[Player],
     rules: Rules,
     seed: int,
-    on_decision: Callable[[PlayerView, object], None] | None = None,
+    on_decision: Callable[[PlayerView, Move], None] | None = None,
     max_hands: int | None = None,
 ) -> Game:
     """Play a whole game (or `max_hands` hands) with these players; every action is checked."""
@@ -59,10 +70,10 @@ def play_game(
             break
         for seat in game.actor_seats():
             view = game.view(seat)
-            action = players[seat].choose_action(view)
-            check_legal(view, action)
+            move = players[seat].choose_move(view)
+            check_legal(view, move)
             if on_decision is not None:
-                on_decision(view, action)
-            act(game, seat, action)
+                on_decision(view, move)
+            act(game, seat, move)
             break
     return game

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Card, Game, Phase, Rules
+from engine import Bid, Card, Game, Phase, Rules
 from engine.ai import create_player
 
 from .helpers import pack_dealing, play_game
@@ -109,7 +109,8 @@ def test_the_hook_holds_over_many_deals() -> None:
 
         assert isinstance(view, PlayerView)
         if view.phase is Phase.BIDDING and view.seat == view.dealer and view.hook_bid is not None:
-            assert action != view.hook_bid
+            assert action == Bid(action.tricks)  # type: ignore[attr-defined]
+            assert action.tricks != view.hook_bid  # type: ignore[attr-defined]
             checked += 1
 
     rules = Rules.preset("classic").model_copy(update={"hand_sizes": [5, 3, 2, 1]})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine import Card, Game, Phase, PlayerView, Rules
+from engine import Bid, Card, Game, Move, Phase, Play, PlayerView, Rules
 from engine.ai import create_player
 from engine.ai.bits import mask_of
 from engine.ai.hard import OpponentModel
@@ -22,20 +22,20 @@ def test_greedy_play_throws_its_strongest_card_then_its_weakest() -> None:
     assert greedy_card(legal, -1, need=0) == Card.parse("3H").index  # no trump: by rank
 
 
-def _plain_rule_player(view: PlayerView) -> int | Card:
+def _plain_rule_player(view: PlayerView) -> Move:
     """A rule-based player written apart from the engine's policies: it counts aces and trump
     honours to bid, then plays its strongest card while it needs tricks and its weakest after."""
     trump = view.trump_suit
     if view.phase is Phase.BIDDING:
         count = sum(card.rank == 14 or (card.suit == trump and card.rank >= 12)
                     for card in view.hand)
-        return min(view.legal_bids, key=lambda bid: (abs(bid - count), bid))
+        return Bid(min(view.legal_bids, key=lambda bid: (abs(bid - count), bid)))
     needs = (view.bids[view.seat] or 0) > view.tricks_won[view.seat]
 
     def strength(card: Card) -> tuple[bool, int]:
         return card.suit == trump, card.rank
 
-    return (max if needs else min)(view.legal_cards, key=strength)
+    return Play((max if needs else min)(view.legal_cards, key=strength))
 
 
 def test_hard_recognises_a_greedy_opponent_from_its_plays() -> None:
@@ -47,7 +47,7 @@ def test_hard_recognises_a_greedy_opponent_from_its_plays() -> None:
         while game.phase is not Phase.GAME_OVER and len(game.view(0).tricks_played) < 4:
             seat = game.actor_seats()[0]
             view = game.view(seat)
-            action = medium.choose_action(view) if seat == 0 else _plain_rule_player(view)
+            action = medium.choose_move(view) if seat == 0 else _plain_rule_player(view)
             game.apply(seat, action)
         view = game.view(0)
         knowledge = read_view(view)

@@ -73,7 +73,7 @@ def _decision_points(seed: int) -> tuple[list[Card], list[tuple[list[object], Pl
         view = game.view(seat)
         if seat == ME:
             points.append((actions[:], view))
-        action = others[seat].choose_action(view)
+        action = others[seat].choose_move(view)
         act(game, seat, action)
         actions.append(action)
     return deck, points
@@ -98,8 +98,8 @@ def test_swapping_hidden_cards_changes_no_decision(level: str) -> None:
             assert view_b == view_a
             assert deck_b != deck_a  # unplayed cards moved between other hands and the stock
             assert game_a.hand_of(ME) == game_b.hand_of(ME)
-            first = create_player(level, seed=42, iterations=30).choose_action(view_a)
-            second = create_player(level, seed=42, iterations=30).choose_action(view_b)
+            first = create_player(level, seed=42, iterations=30).choose_move(view_a)
+            second = create_player(level, seed=42, iterations=30).choose_move(view_b)
             assert first == second
             checked += 1
     assert checked >= 6

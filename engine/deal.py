@@ -1,0 +1,55 @@
+"""The shuffle and the deal: every pack is a pure function of (seed, deal number).
+
+Randomness comes only from the seed, so a snapshot needs no generator state to resume exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import struct
+from operator import attrgetter
+
+from engine.cards import STANDARD_DECK, Card
+
+
+def deal_rng(seed: int, deal_index: int) -> random.Random:
+    return random.Random(f"ohhell:{seed}:{deal_index}")
+
+
+def shuffled(cards: tuple[Card, ...], rng: random.Random) -> list[Card]:
+    """A uniform shuffle by random sort keys."""
+    draw = rng.random
+    return sorted(cards, key=lambda _card: draw())
+
+
+_KEYS = struct.Struct("<52Q")
+
+
+def dealt_pack(seed: int, deal_index: int) -> list[Card]:
+    """The shuffled pack for one deal, a pure function of (seed, deal).
+
+    Sorting the cards by 64-bit keys drawn from SHAKE-128 is a uniform shuffle that runs in C,
+    so the deal stays cheap, and a snapshot needs no generator state to resume exactly.
+    """
+    digest = hashlib.shake_128(f"ohhell:{seed}:{deal_index}".encode()).digest(_KEYS.size)
+    keys = _KEYS.unpack(digest)
+    by_key = dict(zip(keys, STANDARD_DECK, strict=True))
+    if len(by_key) < len(STANDARD_DECK):  # two equal keys: astronomically rare
+        return shuffled(STANDARD_DECK, deal_rng(seed, deal_index))
+    return list(map(by_key.__getitem__, sorted(keys)))
+
+
+card_index = attrgetter("index")
+
+
+def by_suit(cards: list[Card]) -> list[list[Card]]:
+    """A hand kept as four suit lists in pack order: following suit and legality become list
+    lookups, and legal cards come out sorted."""
+    held: list[list[Card]] = [[], [], [], []]
+    for card in sorted(cards, key=card_index):
+        held[card.suit].append(card)
+    return held
+
+
+__all__ = ["by_suit", "card_index", "deal_rng", "dealt_pack", "shuffled"]

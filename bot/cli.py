@@ -106,6 +106,7 @@ def run_bot() -> int:
     from bot.client import create_bot
 
     bot = create_bot(settings)
+    settings.apply_log_levels()
     try:
         bot.run(token, log_level=getattr(logging, settings.log_level), root_logger=True)
     except discord.LoginFailure:

@@ -24,7 +24,12 @@ def check_options(options: TableOptions) -> Rules:
             f"There is no preset {options.preset!r}. Presets: {', '.join(Rules.preset_names())}."
         )
     check_level(options.bot_level)
-    rules_for(options)
+    rules = rules_for(options)
+    problems = [
+        rules.problem(players) for players in range(rules.min_players, rules.max_players + 1)
+    ]
+    if all(problems):
+        raise TableError(f"These rules can never be dealt: {problems[0]}")
     return Rules.preset(options.preset)
 
 

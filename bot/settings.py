@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Literal
 
@@ -30,6 +31,9 @@ class Settings(BaseSettings):
     sync_commands: bool = True
     """Sync the command tree at start-up (turn off once synced to save API calls)."""
     log_level: LogLevel = "INFO"
+    discord_log_level: LogLevel = "INFO"
+    """Level of discord.py's HTTP, gateway and webhook loggers, which at DEBUG write request
+    bodies (players' hands) and interaction tokens: only a separate setting lowers it."""
     default_turn_timeout: int = Field(default=120, ge=0, le=86_400)
     """Seconds a person has for a turn before a computer moves for them; 0 turns timers off."""
     computer_delay: float = Field(default=1.0, ge=0, le=30)
@@ -40,7 +44,7 @@ class Settings(BaseSettings):
     """Least seconds between two edits of a table message: moves made faster than this show in
     one edit (Discord allows about 5 edits per 5 s in a channel); 0 edits at every move."""
 
-    @field_validator("log_level", mode="before")
+    @field_validator("log_level", "discord_log_level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
@@ -51,11 +55,20 @@ class Settings(BaseSettings):
         # An empty `DISCORD_TOKEN=` line in .env means "not set", not "an empty token".
         return None if isinstance(value, str) and not value.strip() else value
 
+    def apply_log_levels(self) -> None:
+        """Keep discord.py's talkative loggers at DISCORD_LOG_LEVEL whatever LOG_LEVEL says."""
+        for name in SECRET_LOGGERS:
+            logging.getLogger(name).setLevel(self.discord_log_level)
+
     def token(self) -> str:
         """The token's text. Raises MissingToken when it is not set."""
         if self.discord_token is None:
             raise MissingToken
         return self.discord_token.get_secret_value()
+
+
+SECRET_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook")
+"""discord.py loggers whose DEBUG lines carry request bodies and interaction tokens."""
 
 
 class MissingToken(RuntimeError):
@@ -68,4 +81,4 @@ class MissingToken(RuntimeError):
         )
 
 
-__all__ = ["LogLevel", "MissingToken", "Settings"]
+__all__ = ["SECRET_LOGGERS", "LogLevel", "MissingToken", "Settings"]

@@ -40,6 +40,8 @@ class Suit(IntEnum):
     @classmethod
     def parse(cls, text: str) -> Suit:
         """Read a suit from a letter, symbol or name ("h", "♥", "hearts")."""
+        if not isinstance(text, str):
+            raise ValueError(f"{text!r} is not a suit: use C, D, H or S")
         key = text.strip().lower()
         suit = _SUIT_NAMES.get(key)
         if suit is None:
@@ -122,7 +124,7 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read a card written rank then suit: "AS", "10h", "TH", "Q♦", "q of hearts"."""
-        match = _CARD_TEXT.match(text)
+        match = _CARD_TEXT.match(text) if isinstance(text, str) else None
         if match is None:
             raise ValueError(
                 f"{text!r} is not a card: write the rank then the suit, like 10H, QS or A♦"

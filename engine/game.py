@@ -16,7 +16,7 @@ from engine.cards import STANDARD_DECK, Card, Suit, sort_hand
 from engine.deal import by_suit, card_index, deal_rng, dealt_pack, shuffled
 from engine.moves import Bid, Discard, Move, NameTrump, Phase, Play
 from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
-from engine.rules import EXTRA_HAND_LIMIT, TARGET_GAME_HAND_LIMIT, Rules
+from engine.rules import EXTRA_HAND_LIMIT, MAX_HAND, MAX_HANDS, TARGET_GAME_HAND_LIMIT, Rules
 from engine.scoring import HandRecord, hand_points
 from engine.snapshot import (
     SNAPSHOT_VERSION,
@@ -45,6 +45,10 @@ def _parse_card(card: Card | str) -> Card:
         return Card.parse(card)
     except ValueError as error:
         raise IllegalAction(str(error)) from None
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class _Told:
@@ -556,7 +560,8 @@ class Game:
         else:
             self.turn = (seat + 1) % self.players
 
-    def _finish_trick(self, trick: list[tuple[int, Card]]) -> None:
+    def _trick_winner(self, trick: list[tuple[int, Card]] | Trick) -> tuple[int, bool]:
+        """The seat that wins a full trick, and whether a trump won it."""
         trump = self.trump_suit
         winner, best = trick[0]
         best_suit = best.suit
@@ -568,7 +573,11 @@ class Game:
                     winner, best_rank = seat, card.rank
             elif suit == trump:
                 winner, best_suit, best_rank = seat, suit, card.rank
-        if best_suit == trump:
+        return winner, best_suit == trump
+
+    def _finish_trick(self, trick: list[tuple[int, Card]]) -> None:
+        winner, trumped = self._trick_winner(trick)
+        if trumped:
             self.trump_broken = True
         self.tricks_won[winner] += 1
         played = tuple(trick)
@@ -785,7 +794,7 @@ class Game:
             if data.get("version") != SNAPSHOT_VERSION:
                 raise ValueError(f"snapshot version {data.get('version')!r} is not supported")
             return cls._from_dict(data)
-        except (KeyError, TypeError, AttributeError, IndexError, json.JSONDecodeError) as error:
+        except (LookupError, TypeError, AttributeError, ArithmeticError, RecursionError) as error:
             raise ValueError(f"unreadable game snapshot: {error!r}") from None
 
     @classmethod
@@ -823,9 +832,120 @@ class Game:
         game.scores = list(data["scores"])
         game._scoresheet = [record_from_dict(record) for record in data["scoresheet"]]
         game.winners = list(data["winners"])
-        if len(game._held) != game.players or len(game.bids) != game.players:
-            raise ValueError("snapshot seats do not match its player count")
+        problem = game._unsound()
+        if problem:
+            raise ValueError(f"unsound game snapshot: {problem}")
         return game
+
+    def _turn_unsound(self) -> str | None:
+        """Whether the seat to act is the one the bids and the tricks so far make it."""
+        players = self.players
+        left = (self.dealer + 1) % players
+        phase = self.phase
+        if phase is Phase.TRUMP_CHOICE:
+            expected: int | None = self.dealer
+        elif phase is Phase.BIDDING:
+            made = sum(bid is not None for bid in self.bids)
+            expected = (left + made) % players
+            if any(self.bids[(left + offset) % players] is None for offset in range(made)):
+                return "the bids were not made in turn"
+        elif phase is Phase.PLAYING:
+            if any(bid is None for bid in self.bids):
+                return "a bid is missing"
+            trick = self.current_trick
+            done = self._tricks_played
+            leader = self._trick_winner(done[-1])[0] if done else left
+            if any(seat != (leader + i) % players for i, (seat, _) in enumerate(trick)):
+                return "the cards of the trick were not played in turn"
+            expected = (leader + len(trick)) % players
+        else:
+            return None
+        return None if self.turn == expected else "the turn is not the seat to act"
+
+    def _unsound(self) -> str | None:
+        """Why a restored state could not have come from play, or None.
+
+        A snapshot is read back after a crash or from a hand-edited store; a state that breaks
+        an invariant would fail later in the middle of a move, so it is refused here.
+        """
+        players = self.players
+        if not _whole(players) or not 3 <= players <= 8:
+            return f"{players!r} players"
+        scalars = (self.seed, self._deal_index, self._extra_hands, self.hand_number, self.dealer,
+                   self.hand_size, self.tricks_in_hand, self.trick_number)
+        if not all(map(_whole, scalars)) or not (self.turn is None or _whole(self.turn)):
+            return "a number that is not a whole number"
+        if not isinstance(self.blind, bool) or not isinstance(self.trump_broken, bool):
+            return "a yes/no field that is not true or false"
+        numbers = [*self.scores, *self.tricks_won, *self.winners, *self._pending]
+        numbers += [bid for bid in self.bids if bid is not None]
+        if not all(map(_whole, numbers)):
+            return "a score, bid, trick count or seat that is not a whole number"
+        if self._deal_index < 1 or not 0 <= self._extra_hands <= EXTRA_HAND_LIMIT:
+            return "the deal count is out of range"
+        if not 1 <= self.hand_number <= MAX_HANDS + EXTRA_HAND_LIMIT + TARGET_GAME_HAND_LIMIT:
+            return "the hand number is out of range"
+        problem = self.rules.problem(players)
+        if problem:
+            return problem
+        seats = range(players)
+        for name in ("bids", "tricks_won", "scores", "discarded", "_held"):
+            if len(getattr(self, name)) != players:
+                return f"{name} is not one entry per seat"
+        if self.dealer not in seats or (self.turn is not None and self.turn not in seats):
+            return "a seat number out of range"
+        if len(set(self._pending)) != len(self._pending) or any(
+            seat not in seats for seat in self._pending
+        ):
+            return "the seats awaited are not distinct seats"
+        phase = self.phase
+        if (self.turn is None) != (phase.simultaneous or phase is Phase.GAME_OVER):
+            return f"the turn does not fit the {phase.value} phase"
+        if phase.simultaneous and not self._pending:
+            return f"nobody is awaited in the {phase.value} phase"
+        if not 1 <= self.tricks_in_hand <= self.hand_size + 1 or self.hand_size > MAX_HAND:
+            return "the hand's size and its tricks disagree"
+        if any(bid is not None and not 0 <= bid <= self.tricks_in_hand for bid in self.bids):
+            return "a bid out of range"
+        done = len(self._tricks_played)
+        if any(won < 0 for won in self.tricks_won) or sum(self.tricks_won) != done:
+            return "the tricks won do not match the tricks played"
+        if phase is not Phase.GAME_OVER and self.trick_number != done + 1:
+            return "the trick number does not match the tricks played"
+        if len(self.current_trick) >= players or any(
+            len(trick) != players for trick in self._tricks_played
+        ):
+            return "a trick has the wrong number of cards"
+        turn_problem = self._turn_unsound()
+        if turn_problem:
+            return turn_problem
+        every_card = [card for seat in seats for card in self.hand_of(seat)]
+        every_card += self._stock
+        every_card += [card for cards in self.discarded for card in cards]
+        every_card += [card for _, card in self.current_trick]
+        every_card += [card for trick in self._tricks_played for _, card in trick]
+        if self.trump_card is not None and self.rules.trump_choice != "dealer_last_card":
+            every_card.append(self.trump_card)
+        if len(set(every_card)) != len(every_card):
+            return "a card is in two places"
+        if phase is Phase.GAME_OVER:
+            if any(self._held[seat] != [[], [], [], []] for seat in seats):
+                return "cards are still held after the game"
+            return None if self.winners and set(self.winners) <= set(seats) else "no winners"
+        if len(every_card) != self.rules.pack_size(players):
+            return "cards are missing from the pack"
+        for seat in seats:
+            expected = self.tricks_in_hand
+            if phase is Phase.PLAYING:
+                expected -= done + any(player == seat for player, _ in self.current_trick)
+            elif phase is Phase.DISCARD or phase is Phase.TRUMP_CHOICE:
+                expected = self.hand_size - (
+                    0 if seat in self._pending or phase is Phase.TRUMP_CHOICE
+                    else self.rules.discards_for(players)
+                )
+            if len(self.hand_of(seat)) != expected:
+                return f"seat {seat} holds {len(self.hand_of(seat))} cards, not {expected}"
+        return None
 
     def copy(self) -> Game:
         """An independent copy, for trying an action without touching the original."""

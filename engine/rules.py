@@ -27,6 +27,10 @@ TARGET_GAME_HAND_LIMIT = 60
 """A game to a target score ends after this many hands even if nobody has reached it."""
 EXTRA_HAND_LIMIT = 10
 """Tie-break hands stop after this many; players still tied then share the win."""
+MAX_HAND = 60
+"""No hand holds more cards than this, whatever the pack."""
+MAX_HANDS = 100
+"""No game plans more hands than this."""
 
 SCORING_TEXT = {
     "common": "exact bid: 10 + 1 per trick; missed: 1 per trick",
@@ -54,16 +58,20 @@ class Rules(BaseModel):
     )
     hand_sequence: HandSequence = "down_up"
     max_hand: int | None = Field(
-        None, ge=1, description="largest hand, capped by the pack; None = as large as it allows"
+        None, ge=1, le=MAX_HAND,
+        description="largest hand, capped by the pack; None = as large as it allows"
     )
     reserve_cards: int = Field(
-        1, ge=0, description="cards that must stay undealt: 1 leaves a card to turn for trump"
+        1, ge=0, le=10,
+        description="cards that must stay undealt: 1 leaves a card to turn for trump"
     )
     hand_count: int | None = Field(
-        None, ge=1, description="hands in a fixed sequence, or a limit on up/down sequences"
+        None, ge=1, le=MAX_HANDS,
+        description="hands in a fixed sequence, or a limit on up/down sequences"
     )
     hand_sizes: list[int] | None = Field(
-        None, description="explicit sequence of hand sizes, overriding hand_sequence"
+        None, max_length=MAX_HANDS,
+        description="explicit sequence of hand sizes, overriding hand_sequence"
     )
 
     # Trump.
@@ -77,12 +85,13 @@ class Rules(BaseModel):
     hook: bool = True
     bidding: Bidding = "sequential"
     blind_hand: int | None = Field(
-        None, ge=1, description="1-based number of the hand bid before the cards are seen"
+        None, ge=1, le=MAX_HANDS,
+        description="1-based number of the hand bid before the cards are seen"
     )
     announce_over_under: bool = False
     extra_card: bool = False
-    discards: int = Field(0, ge=0)
-    discards_six_plus: int | None = Field(None, ge=0)
+    discards: int = Field(0, ge=0, le=10)
+    discards_six_plus: int | None = Field(None, ge=0, le=10)
 
     # Play.
     trump_lead: TrumpLead = "anytime"
@@ -91,11 +100,11 @@ class Rules(BaseModel):
     # Scoring and the end.
     scoring: Scoring = "common"
     zero_bid: ZeroBid = "standard"
-    blind_multiplier: int = Field(2, ge=1)
-    winner_bonus: int = Field(0, ge=0)
+    blind_multiplier: int = Field(2, ge=1, le=10)
+    winner_bonus: int = Field(0, ge=0, le=1_000)
     tiebreak: Tiebreak = "share"
     game_end: GameEnd = "sequence"
-    target_score: int = Field(100, ge=1)
+    target_score: int = Field(100, ge=1, le=10_000)
     first_dealer: FirstDealer = "draw"
 
     @model_validator(mode="after")
@@ -111,6 +120,9 @@ class Rules(BaseModel):
         Kept apart from pydantic validation because `model_copy(update=...)` skips validation:
         `Game.new` calls this so a hand-edited rules set is still checked.
         """
+        bounds = self._out_of_bounds()
+        if bounds:
+            return bounds
         if self.min_players > self.max_players:
             return "The smallest table cannot be larger than the largest."
         if self.trump_choice == "rotation" and not self.trump_rotation:
@@ -134,6 +146,39 @@ class Rules(BaseModel):
             self.plan(players)
         except ValueError as error:
             return str(error)
+        return None
+
+    def _out_of_bounds(self) -> str | None:
+        """The bounds pydantic checks, again: `model_copy(update=...)` skips them."""
+        if not 3 <= self.min_players <= 8 or not 3 <= self.max_players <= 8:
+            return "A table seats 3 to 8 players."
+        if self.max_hand is not None and not 1 <= self.max_hand <= MAX_HAND:
+            return f"The largest hand is 1 to {MAX_HAND} cards."
+        if self.hand_sizes is not None:
+            if len(self.hand_sizes) > MAX_HANDS:
+                return f"A game has at most {MAX_HANDS} hands."
+            if any(
+                isinstance(size, bool) or not isinstance(size, int) or size > MAX_HAND
+                for size in self.hand_sizes
+            ):
+                return f"Every hand has a whole number of cards, at most {MAX_HAND}."
+        if self.hand_count is not None and not 1 <= self.hand_count <= MAX_HANDS:
+            return f"A game has 1 to {MAX_HANDS} hands."
+        if any(
+            not 3 <= players <= 8 or not 0 <= removed < PACK_SIZE
+            for players, removed in self.removed_cards.items()
+        ):
+            return "Cards removed from the pack: 0 or more, for a table of 3 to 8 players."
+        if not 0 <= self.reserve_cards <= 10:
+            return "Cards kept back from the deal: 0 to 10."
+        if not 0 <= self.discards <= 10 or not 0 <= (self.discards_six_plus or 0) <= 10:
+            return "Discards: 0 to 10 cards."
+        if self.blind_hand is not None and not 1 <= self.blind_hand <= MAX_HANDS:
+            return f"The blind hand is a hand number from 1 to {MAX_HANDS}."
+        if not 1 <= self.blind_multiplier <= 10:
+            return "The blind multiplier is 1 to 10."
+        if not 0 <= self.winner_bonus <= 1_000 or not 1 <= self.target_score <= 10_000:
+            return "The winner's bonus is 0 to 1,000 points and the target 1 to 10,000."
         return None
 
     # ----- derived facts for a table -----

@@ -56,7 +56,7 @@ from typing import Any, TextIO
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from engine import STANDARD_DECK, Card, Game, Phase, PlayerView, Rules, Suit
+from engine import STANDARD_DECK, Bid, Card, Game, Move, Phase, Play, PlayerView, Rules, Suit
 from engine.ai import create_player
 from engine.ai.bits import indices
 from engine.ai.knowledge import read_view
@@ -112,14 +112,14 @@ class SimplePlayer:
     tricks its highest legal card, else its lowest (trumps rank above other suits).
     """
 
-    def choose_action(self, view: PlayerView) -> int | Card:
+    def choose_move(self, view: PlayerView) -> Move:
         trump = view.trump_suit
         if view.phase is Phase.BIDDING:
             hand = view.hand
             trumps = [card for card in hand if card.suit == trump]
             count = sum(card.rank == 14 for card in hand)
             count += sum(card.rank in (12, 13) for card in trumps) + max(0, len(trumps) - 3)
-            return min(view.legal_bids, key=lambda bid: (abs(bid - count), bid))
+            return Bid(min(view.legal_bids, key=lambda bid: (abs(bid - count), bid)))
         bid = view.bids[view.seat] or 0
         need = bid > view.tricks_won[view.seat]
 
@@ -127,7 +127,7 @@ class SimplePlayer:
             return (card.suit == trump, card.rank)
 
         pick = max if need else min
-        return pick(view.legal_cards, key=strength)
+        return Play(pick(view.legal_cards, key=strength))
 
 
 def opponent(level: str, seed: int) -> Any:
@@ -199,15 +199,20 @@ class Mirror:
             ours = {os_card(card) for card in game.legal_cards()}
             assert ours == theirs, (sorted(ours), sorted(theirs))
 
-    def apply(self, game: Game, action: int | Card) -> None:
-        os_action = os_card(action) if isinstance(action, Card) else BID_BASE + action
+    def apply(self, game: Game, move: Move) -> None:
+        if isinstance(move, Play):
+            os_action = os_card(move.card)
+        elif isinstance(move, Bid):
+            os_action = BID_BASE + move.tricks
+        else:
+            raise ValueError(f"oh_hell has no move {move!r}")
         self.actions.append(os_action)
         self.state.apply_action(os_action)
 
-    def decide(self, game: Game) -> int | Card:
+    def decide(self, game: Game) -> Move:
         return self.pick(game, self.bot.get_policy(self.state))
 
-    def decide_honest(self, game: Game, seat: int) -> int | Card:
+    def decide_honest(self, game: Game, seat: int) -> Move:
         """IS-MCTS that knows only what the seat sees.
 
         OpenSpiel's oh_hell resampler redeals only the cards the opponents really hold, so its
@@ -236,15 +241,15 @@ class Mirror:
                 visits[action] = visits.get(action, 0.0) + share_of_visits
         return self.pick(game, list(visits.items()))
 
-    def pick(self, game: Game, policy: list[tuple[int, float]]) -> int | Card:
+    def pick(self, game: Game, policy: list[tuple[int, float]]) -> Move:
         ranked = sorted(policy, key=lambda pair: (-pair[1], pair[0]))
         if game.phase is Phase.BIDDING:
             legal = set(game.legal_bids())
             bids = [action - BID_BASE for action, _ in ranked]
             if bids[0] not in legal:
                 self.hook_refusals += 1
-            return next(bid for bid in bids if bid in legal)
-        return FROM_OS[ranked[0][0]]
+            return Bid(next(bid for bid in bids if bid in legal))
+        return Play(FROM_OS[ranked[0][0]])
 
     def check_end(self, points: list[int]) -> None:
         assert self.state.is_terminal()
@@ -282,7 +287,7 @@ def play_replay(
         if seat == test_seat and mirror is not None:
             action = mirror.decide_honest(game, seat) if honest else mirror.decide(game)
         else:
-            action = seats[seat].choose_action(game.view(seat))
+            action = seats[seat].choose_move(game.view(seat))
         if seat == test_seat:
             spent = time.perf_counter() - started
             times.append(spent)

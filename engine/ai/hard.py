@@ -25,27 +25,20 @@ iteration count the player is fully deterministic given its seed.
 from __future__ import annotations
 
 import math
-import random
 import time
+from dataclasses import dataclass, field, fields
 
-from engine.ai.bits import FULL, legal_mask, mask_of, trick_winner
+from engine.ai.bits import FULL, mask_of
 from engine.ai.knowledge import Knowledge, read_view
+from engine.ai.opponents import OpponentModel
 from engine.ai.players import MediumPlayer
-from engine.ai.policy import (
-    TAKE_WHEN_BUST,
-    TrickEstimator,
-    choose_card,
-    easy_card,
-    easy_count,
-    greedy_card,
-    nearest_bid,
-)
+from engine.ai.policy import TAKE_WHEN_BUST, TrickEstimator, easy_count, nearest_bid
 from engine.ai.sample import Sampler
 from engine.ai.sim import (
     EASY,
     GREEDY,
-    MEDIUM,
     Particle,
+    Setup,
     SimState,
     advance,
     best_response,
@@ -61,25 +54,49 @@ from engine.view import PlayerView
 DEFAULT_THINK_TIME = 0.5
 MAX_DEALS = 5000
 
-# Opponent kinds: medium-like, easy-like, greedy, other (modelled as medium in the rollouts).
-KINDS = (MEDIUM, EASY, GREEDY, MEDIUM)
-KIND_PRIOR = (0.35, 0.3, 0.2, 0.15)
-PLAY_MISS = 0.1
-"""Chance a player of a kind plays some other card than its policy's."""
-BID_SIGMA = (0.7, 0.5, 0.5, 1.2)
-DEALER_WIDEN = 1.6
-FLOOR = 0.02
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the hard player searches.
+
+    `branch_at`: search my own moves once I hold that many cards or fewer (0: play them by the
+    policy), and all of them once I hold `full_at` or fewer; `bid_branch_at` the same inside bid
+    simulations; `model` 0 turns the opponent model off (everyone is simulated as medium, bids
+    weigh deals); `pool`: deals drawn per deal searched (the searched one is drawn from them by
+    weight); `honest` 1: simulated seats count every unseen card as outstanding, the stock
+    included (0: they know which cards are in the hands); `joint` 1: my last moves are solved
+    once for all the deals of a batch of `batch` deals that I cannot tell apart (0: per deal,
+    seeing all)."""
+
+    branch_at: int = 4
+    full_at: int = 5
+    bid_branch_at: int = 0
+    model: int = 1
+    pool: int = 4
+    honest: int = 1
+    joint: int = 1
+    batch: int = 48
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(field.name for field in fields(cls))
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """When a decision stops sampling: a wall-clock deadline, a number of deals, or both."""
+
+    deadline: float
+    limit: int
+
+    def more(self, deals: int) -> bool:
+        """Whether another deal fits (at least two are always taken)."""
+        return deals < self.limit and (deals < 2 or time.perf_counter() < self.deadline)
 
 
 class HardPlayer(MediumPlayer):
-    """Determinized search. `branch_at`: search my own moves once I hold that many cards or fewer
-    (0: play them by the policy), and all of them once I hold `full_at` or fewer;
-    `bid_branch_at` the same inside bid simulations;
-    `model` 0 turns the opponent model off (everyone is simulated as medium, bids weigh deals);
-    `pool`: deals drawn per deal searched (the searched one is drawn from them by weight);
-    `honest` 1: simulated seats count every unseen card as outstanding, the stock included (0:
-    they know which cards are in the hands); `joint` 1: my last moves are solved once for all
-    the deals of a batch of `batch` deals that I cannot tell apart (0: per deal, seeing all)."""
+    """Determinized search over sampled deals weighted by the opponent model (module docstring);
+    `options` are the Settings fields."""
 
     level = "hard"
 
@@ -88,40 +105,29 @@ class HardPlayer(MediumPlayer):
         seed: int = 0,
         think_time: float | None = None,
         iterations: int | None = None,
-        branch_at: int = 4,
-        full_at: int = 5,
-        bid_branch_at: int = 0,
-        model: int = 1,
-        pool: int = 4,
-        honest: int = 1,
-        joint: int = 1,
-        batch: int = 48,
+        **options: int,
     ) -> None:
         super().__init__(seed)
         if think_time is None and iterations is None:
             think_time = DEFAULT_THINK_TIME
+        unknown = sorted(set(options) - set(Settings.names()))
+        if unknown:
+            raise TypeError(f"The hard player has no option {unknown[0]!r}.")
         self.think_time = think_time
         self.iterations = iterations
-        self.branch_at = branch_at
-        self.full_at = full_at
-        self.bid_branch_at = bid_branch_at
-        self.model = model
-        self.pool = max(1, pool)
-        self.honest = honest
-        self.joint = joint
-        self.batch = max(1, batch)
+        self.settings = Settings(**options)
         # For inspection: the last decision's options with their estimated mean scores, the
         # chance of making each bid considered, and how many deals were searched.
         self.last_values: dict[str, float] = {}
         self.last_make: dict[int, float] = {}
         self.last_deals = 0
 
-    def _budget(self) -> tuple[float, int]:
+    def _budget(self) -> Budget:
         deadline = math.inf
         if self.think_time is not None:
             deadline = time.perf_counter() + self.think_time
         limit = self.iterations if self.iterations is not None else MAX_DEALS
-        return deadline, limit
+        return Budget(deadline, limit)
 
     def _draw(
         self, sampler: Sampler, model: OpponentModel
@@ -129,13 +135,14 @@ class HardPlayer(MediumPlayer):
         """A weighted deal: `pool` deals are drawn and one is kept in proportion to its weight;
         it carries the pool's mean weight. Returns (weight, hands, out-of-play cards, kinds)."""
         rng = self.rng
-        if self.pool == 1 or not model.informative:
+        pool = max(1, self.settings.pool)
+        if pool == 1 or not model.informative:
             hands, stock = sampler.sample(rng)
             weight, kinds = model.weigh(hands, rng)
             return weight, hands, stock, kinds
         drawn: list[tuple[float, list[int], list[int], list[int]]] = []
         total = 0.0
-        for _ in range(self.pool):
+        for _ in range(pool):
             hands, stock = sampler.sample(rng)
             weight, kinds = model.weigh(hands, rng)
             total += weight
@@ -149,7 +156,10 @@ class HardPlayer(MediumPlayer):
                 chosen = entry
                 break
             pick -= entry[0]
-        return total / self.pool, chosen[1], chosen[2], chosen[3]
+        return total / pool, chosen[1], chosen[2], chosen[3]
+
+    def _live(self, k: Knowledge) -> int:
+        return FULL & ~k.played & ~k.turned if self.settings.honest else -1
 
     # ----- card play -----
 
@@ -161,133 +171,110 @@ class HardPlayer(MediumPlayer):
             return STANDARD_DECK[candidates[0]]
         me = k.seat
         bid = k.bids[me] if k.bids[me] >= 0 else 0
-        rules = view.rules
         table = [
-            hand_points(rules, bid, t, k.tricks_in_hand, view.blind)
+            hand_points(view.rules, bid, t, k.tricks_in_hand, view.blind)
             for t in range(k.tricks_in_hand + 2)
         ]
-        ceiling = max(table)
-        live = FULL & ~k.played & ~k.turned if self.honest else -1
-        sampler = Sampler(k)
-        model = OpponentModel(view, k, self.model > 0)
-        bust_take = TAKE_WHEN_BUST.get(rules.scoring, False)
-        bids = [b if b >= 0 else 0 for b in k.bids]
-        totals = [0.0] * len(candidates)
-        weights: list[float] = []
-        alive = list(range(len(candidates)))
-        seen = [0.0] * len(candidates)
-        spread = ceiling - min(table)
-        branch_at = self.branch_at
-        if branch_at > 0 and k.held[me] <= self.full_at:
+        search = CardSearch(
+            setup=Setup.at(k, TAKE_WHEN_BUST.get(view.rules.scoring, False), self._live(k)),
+            me=me,
+            candidates=candidates,
+            table=table,
+            bids=[b if b >= 0 else 0 for b in k.bids],
+            sampler=Sampler(k),
+            model=OpponentModel(view, k, self.settings.model > 0),
+        )
+        settings = self.settings
+        branch_at = settings.branch_at
+        if branch_at > 0 and k.held[me] <= settings.full_at:
             branch_at = max(branch_at, k.held[me])  # search the rest of the hand
-        deadline, limit = self._budget()
+        budget = self._budget()
+        if settings.joint > 0 and branch_at > 0:
+            deals = self._joint_search(search, branch_at, budget)
+        else:
+            deals = self._deal_search(search, branch_at, budget)
+        self.last_deals = deals
+        self.last_values = {
+            STANDARD_DECK[card].code: search.totals[i] / (search.seen[i] or 1.0)
+            for i, card in enumerate(candidates)
+        }
+        best = max(search.alive, key=lambda i: (search.totals[i], -i))
+        return STANDARD_DECK[candidates[best]]
+
+    def _deal_search(self, search: CardSearch, branch_at: int, budget: Budget) -> int:
+        """Each deal searched on its own, seeing every card; returns the deals drawn."""
+        ceiling = max(search.table)
+        spread = ceiling - min(search.table)
+        me = search.me
+        setup = search.setup
+        candidates = search.candidates
+        alive = search.alive
+        totals = search.totals
+        mass = 0.0
         deals = 0
-        players = k.players
-        joint = self.joint > 0 and branch_at > 0
-        if joint:
-            deals, mass = self._joint_search(
-                k, candidates, alive, totals, table, sampler, model, bids, bust_take, live,
-                deadline, limit, spread, seen,
-            )
-            weights.append(mass)
-        while not joint and deals < limit and (
-            deals < 2 or time.perf_counter() < deadline
-        ):
-            weight, hands, _stock, kinds = self._draw(sampler, model)
+        while budget.more(deals):
+            weight, hands, _stock, kinds = self._draw(search.sampler, search.model)
             deals += 1
             if weight <= 0.0:
                 continue
-            weights.append(weight)
+            mass += weight
             for i in alive:
-                seen[i] += weight
+                search.seen[i] += weight
             if branch_at > 0:
-                root = SimState(
-                    hands, players, k.trump, k.must_trump, k.after_broken, k.broken,
-                    k.leader, k.trick, bids, k.won, k.tricks_left, bust_take, kinds, live,
-                )
+                root = SimState(setup, hands, search.bids, kinds)
                 for i in alive:
                     state = root.copy()
                     state.play(candidates[i])
-                    totals[i] += weight * best_response(state, me, table, branch_at, ceiling)
+                    totals[i] += weight * best_response(
+                        state, me, search.table, branch_at, ceiling
+                    )
             else:
                 for i in alive:
-                    card = candidates[i]
-                    won = rollout(
-                        hands, players, k.trump, k.must_trump, k.after_broken, k.broken,
-                        k.leader, k.trick, bids, k.won, k.tricks_left, bust_take,
-                        forced=card, kinds=kinds, live=live,
-                    )
-                    totals[i] += weight * table[won[me]]
+                    won = rollout(setup, hands, search.bids, kinds, forced=candidates[i])
+                    totals[i] += weight * search.table[won[me]]
             if deals in PRUNE_AT:
-                alive[:] = _prune(alive, totals, sum(weights), PRUNE_AT[deals] * spread)
+                alive[:] = _prune(alive, totals, mass, PRUNE_AT[deals] * spread)
                 if len(alive) == 1:
                     break
-        self.last_deals = deals
-        self.last_values = {
-            STANDARD_DECK[card].code: totals[i] / (seen[i] or 1.0)
-            for i, card in enumerate(candidates)
-        }
-        best = max(alive, key=lambda i: (totals[i], -i))
-        return STANDARD_DECK[candidates[best]]
+        return deals
 
-    def _joint_search(
-        self,
-        k: Knowledge,
-        candidates: list[int],
-        alive: list[int],
-        totals: list[float],
-        table: list[int],
-        sampler: Sampler,
-        model: OpponentModel,
-        bids: list[int],
-        bust_take: bool,
-        live: int,
-        deadline: float,
-        limit: int,
-        spread: float,
-        seen: list[float],
-    ) -> tuple[int, float]:
+    def _joint_search(self, search: CardSearch, branch_at: int, budget: Budget) -> int:
         """Deals in batches; in each batch my last `branch_at` moves are solved jointly over the
-        deals I cannot tell apart. Fills `totals` (and trims `alive`); returns (deals, mass)."""
-        me = k.seat
-        branch_at = max(self.branch_at, k.held[me]) if k.held[me] <= self.full_at else (
-            self.branch_at
-        )
+        deals I cannot tell apart. Fills the search's totals (and trims its options); returns
+        the deals drawn."""
+        me = search.me
+        spread = max(search.table) - min(search.table)
+        alive = search.alive
+        totals = search.totals
         deals = 0
         mass = 0.0
         pending: list[Particle] = []
         prune_points = sorted(PRUNE_AT)
         timed = self.think_time is not None
-        batch = min(self.batch, 16) if timed else self.batch
+        batch_size = max(1, self.settings.batch)
+        batch = min(batch_size, 16) if timed else batch_size
         started = time.perf_counter()
         while True:
-            done = deals >= limit or (deals >= 2 and time.perf_counter() >= deadline)
+            done = not budget.more(deals)
             if not done:
-                weight, hands, _stock, kinds = self._draw(sampler, model)
+                weight, hands, _stock, kinds = self._draw(search.sampler, search.model)
                 deals += 1
                 if weight > 0.0:
-                    pending.append((
-                        SimState(
-                            hands, k.players, k.trump, k.must_trump, k.after_broken, k.broken,
-                            k.leader, k.trick, bids, k.won, k.tricks_left, bust_take, kinds,
-                            live,
-                        ),
-                        weight,
-                    ))
+                    pending.append((SimState(search.setup, hands, search.bids, kinds), weight))
             if pending and (done or len(pending) >= batch):
                 for i in alive:
                     groups: dict[int, list[Particle]] = {}
                     for root, weight in pending:
                         child = root.copy()
-                        child.play(candidates[i])
+                        child.play(search.candidates[i])
                         advance(child, me, branch_at)
                         groups.setdefault(child.trail, []).append((child, weight))
                     for group in groups.values():
-                        totals[i] += solve_sampled(group, me, table, branch_at)
+                        totals[i] += solve_sampled(group, me, search.table, branch_at)
                 batch_mass = sum(weight for _, weight in pending)
                 mass += batch_mass
                 for i in alive:
-                    seen[i] += batch_mass
+                    search.seen[i] += batch_mass
                 pending = []
                 while prune_points and deals >= prune_points[0]:
                     margin = PRUNE_AT[prune_points.pop(0)] * spread
@@ -297,10 +284,10 @@ class HardPlayer(MediumPlayer):
                 if timed and self.think_time:
                     # a batch should take about a quarter of the budget at most
                     per_deal = (time.perf_counter() - started) / deals
-                    batch = max(4, min(self.batch, int(0.25 * self.think_time / per_deal)))
+                    batch = max(4, min(batch_size, int(0.25 * self.think_time / per_deal)))
             if done:
                 break
-        return deals, mass
+        return deals
 
     # ----- bidding -----
 
@@ -327,8 +314,12 @@ class HardPlayer(MediumPlayer):
             rules.extra_card and me == dealer and not simultaneous and k.out_count >= players
         )
         sampler = Sampler(k, sample_own=sample_own)
-        model = OpponentModel(view, k, self.model > 0)
+        model = OpponentModel(view, k, self.settings.model > 0)
         bust_take = TAKE_WHEN_BUST.get(rules.scoring, False)
+        live = self._live(k)
+        leader = (dealer + 1) % players
+        setup = Setup.hand_start(k, bust_take, live, leader, tricks)
+        extra_setup = Setup.hand_start(k, bust_take, live, leader, tricks + 1)
         extra_tables = {
             b: [hand_points(rules, b, t, tricks + 1, view.blind) for t in range(tricks + 3)]
             for b in legal
@@ -338,23 +329,20 @@ class HardPlayer(MediumPlayer):
             for b in legal
         }
         totals = dict.fromkeys(legal, 0.0)
-        weights: list[float] = []
+        mass = 0.0
         alive_bids = list(legal)
         makes = dict.fromkeys(legal, 0.0)
         spread = max(max(t) for t in tables.values()) - min(min(t) for t in tables.values())
-        live = FULL & ~k.played & ~k.turned if self.honest else -1
-        bid_branch_at = self.bid_branch_at
-        deadline, limit = self._budget()
+        bid_branch_at = self.settings.bid_branch_at
+        budget = self._budget()
         deals = 0
-        leader = (dealer + 1) % players
-        zeros = [0] * players
         trump = k.trump
-        while deals < limit and (deals < 2 or time.perf_counter() < deadline):
+        while budget.more(deals):
             weight, hands, stock, kinds = self._draw(sampler, model)
             deals += 1
             if weight <= 0.0:
                 continue
-            weights.append(weight)
+            mass += weight
             base = [b if b >= 0 else 0 for b in k.bids]
             wants: dict[int, float] = {}
             for s in later:
@@ -378,37 +366,53 @@ class HardPlayer(MediumPlayer):
                     dealt = hands[:]
                     for i, s in enumerate(order):
                         dealt[s] |= 1 << stock[i]
-                    won = rollout(
-                        dealt, players, k.trump, k.must_trump, k.after_broken, False,
-                        leader, [], bids, zeros, tricks + 1, bust_take, kinds=kinds, live=live,
-                    )
+                    won = rollout(extra_setup, dealt, bids, kinds)
                     totals[b] += weight * extra_tables[b][won[me]]
                 elif bid_branch_at > 0:
-                    state = SimState(
-                        hands, players, k.trump, k.must_trump, k.after_broken, False,
-                        leader, [], bids, zeros, tricks, bust_take, kinds, live,
-                    )
                     table = tables[b]
                     totals[b] += weight * best_response(
-                        state, me, table, bid_branch_at, max(table)
+                        SimState(setup, hands, bids, kinds), me, table, bid_branch_at, max(table)
                     )
                 else:
-                    won = rollout(
-                        hands, players, k.trump, k.must_trump, k.after_broken, False,
-                        leader, [], bids, zeros, tricks, bust_take, kinds=kinds, live=live,
-                    )
+                    won = rollout(setup, hands, bids, kinds)
                     totals[b] += weight * tables[b][won[me]]
                     if won[me] == b:
                         makes[b] += weight
             if deals in PRUNE_AT:
-                alive_bids = _prune(alive_bids, totals, sum(weights), PRUNE_AT[deals] * spread)
+                alive_bids = _prune(alive_bids, totals, mass, PRUNE_AT[deals] * spread)
                 if len(alive_bids) == 1:
                     break
         self.last_deals = deals
-        mass = sum(weights) or 1.0
+        mass = mass or 1.0
         self.last_values = {str(b): totals[b] / mass for b in alive_bids}
         self.last_make = {b: makes[b] / mass for b in alive_bids}
         return max(alive_bids, key=lambda b: (totals[b], -abs(b - tricks / players)))
+
+
+@dataclass(slots=True)
+class CardSearch:
+    """One card decision's search: the fixed set-up and the running tallies per candidate."""
+
+    setup: Setup
+    me: int
+    candidates: list[int]
+    table: list[int]
+    """My score by tricks won, for the bid I made."""
+    bids: list[int]
+    sampler: Sampler
+    model: OpponentModel
+    totals: list[float] = field(default_factory=list)
+    """Weighted score summed per candidate."""
+    seen: list[float] = field(default_factory=list)
+    """Weight of the deals each candidate was scored on."""
+    alive: list[int] = field(default_factory=list)
+    """Candidates (by position) still in the race."""
+
+    def __post_init__(self) -> None:
+        count = len(self.candidates)
+        self.totals = [0.0] * count
+        self.seen = [0.0] * count
+        self.alive = list(range(count))
 
 
 PRUNE_AT = {40: 0.2, 80: 0.12, 160: 0.075, 320: 0.05}
@@ -430,141 +434,3 @@ def _known_others(k: Knowledge) -> int:
         if seat != k.seat:
             out |= cards
     return out
-
-
-class OpponentModel:
-    """Per sampled deal: how likely it is given the bids and plays seen, and each opponent's kind.
-
-    For every opponent and kind (medium-like, easy-like, greedy, other) the likelihood is the
-    bid's under that kind's bidding (a narrow bell around its trick count) times, for every card
-    the opponent has played this hand, the chance that kind plays it from the sampled hand (its
-    policy's card: 1 - PLAY_MISS; any other: PLAY_MISS shared; the other kind: uniform over the
-    legal cards).
-    """
-
-    def __init__(self, view: PlayerView, k: Knowledge, enabled: bool) -> None:
-        players = k.players
-        self.enabled = enabled
-        self.players = players
-        self.opponents = [s for s in range(players) if s != k.seat]
-        self.trump = k.trump
-        self.turned = k.turned
-        self.must_trump = k.must_trump
-        self.after_broken = k.after_broken
-        self.bust_take = TAKE_WHEN_BUST.get(view.rules.scoring, False)
-        self.played_by = k.played_by
-        bids_seen = not view.blind
-        self.bids = {s: k.bids[s] for s in self.opponents if bids_seen and k.bids[s] >= 0}
-        size = view.tricks_in_hand
-        if view.phase is Phase.PLAYING and view.rules.extra_card and view.hand_size > size:
-            size = view.hand_size
-        self.estimator = TrickEstimator(players, size, k.trump, k.turned)
-        hook = view.rules.hook and view.rules.bidding == "sequential"
-        self.widen = {
-            s: (DEALER_WIDEN if hook and s == view.dealer else 1.0) for s in self.opponents
-        }
-        # Every opponent play: (card, led suit, best card before, last?, need, tricks left,
-        # trumps broken, every card played before it).
-        self.events: dict[int, list[tuple[int, int, int, bool, int, int, bool, int]]] = {
-            s: [] for s in self.opponents
-        }
-        tricks = list(view.tricks_played)
-        if view.current_trick:
-            tricks.append(view.current_trick)
-        won = [0] * players
-        broken = False
-        played = 0
-        trump = k.trump
-        for number, trick in enumerate(tricks):
-            best = -1
-            led = -1
-            left = view.tricks_in_hand - number
-            for position, (seat, card) in enumerate(trick):
-                index = card.index
-                if seat != k.seat:
-                    need = (k.bids[seat] if k.bids[seat] >= 0 else 0) - won[seat]
-                    self.events[seat].append(
-                        (index, led, best, position == players - 1, need, left, broken, played)
-                    )
-                if best < 0:
-                    best, led = index, index // 13
-                elif index // 13 == best // 13:
-                    if index > best:
-                        best = index
-                elif index // 13 == trump:
-                    best = index
-                played |= 1 << index
-            if len(trick) == players:
-                cards = [card.index for _, card in trick]
-                won[trick_winner(cards, trick[0][0], players, trump)] += 1
-                if trump >= 0 and best // 13 == trump:
-                    broken = True
-        self.active = enabled and (bool(self.bids) or any(self.events.values()))
-        self.informative = bool(self.bids) or (self.active and any(self.events.values()))
-
-    def weigh(self, hands: list[int], rng: random.Random) -> tuple[float, list[int]]:
-        """(weight of this deal, a kind per seat drawn from its posterior)."""
-        kinds = [MEDIUM] * self.players
-        if not self.active:
-            return self._bid_weight_only(hands), kinds
-        weight = 1.0
-        for seat in self.opponents:
-            likely = self._likelihoods(seat, hands[seat] | self.played_by[seat])
-            total = sum(likely)
-            if total <= 0.0:
-                return 0.0, kinds
-            weight *= total
-            pick = rng.random() * total
-            for kind, chance in zip(KINDS, likely, strict=True):
-                if pick < chance:
-                    kinds[seat] = kind
-                    break
-                pick -= chance
-        return weight, kinds
-
-    def _bid_weight_only(self, hands: list[int]) -> float:
-        weight = 1.0
-        estimate = self.estimator.estimate
-        for seat, bid in self.bids.items():
-            diff = bid - estimate(hands[seat] | self.played_by[seat])
-            sigma = 1.0 * self.widen[seat]
-            weight *= FLOOR + math.exp(-diff * diff / (2 * sigma * sigma))
-        return weight
-
-    def _likelihoods(self, seat: int, hand: int) -> tuple[float, float, float, float]:
-        """Prior times likelihood of the seat's bid and plays, per kind (in KINDS order)."""
-        medium, easy, greedy, other = KIND_PRIOR
-        bid = self.bids.get(seat)
-        if bid is not None:
-            widen = self.widen[seat]
-            estimate = self.estimator.estimate(hand)
-            counted = float(easy_count(hand, self.trump))
-            factors = [
-                FLOOR + math.exp(-((bid - center) ** 2) / (2 * (sigma * widen) ** 2))
-                for center, sigma in zip(
-                    (estimate, counted, counted, estimate), BID_SIGMA, strict=True
-                )
-            ]
-            medium *= factors[0]
-            easy *= factors[1]
-            greedy *= factors[2]
-            other *= factors[3]
-        trump = self.trump
-        turned = self.turned
-        bust_take = self.bust_take
-        for card, led, best, last, need, left, broken, played in self.events[seat]:
-            legal = legal_mask(hand, led, trump, self.must_trump, self.after_broken, broken)
-            options = legal.bit_count()
-            if options > 1:
-                miss = PLAY_MISS / (options - 1)
-                others = FULL & ~hand & ~played & ~turned
-                take = need > 0 or (need < 0 and bust_take)
-                medium_card = choose_card(
-                    legal, hand, best, trump, others, need, left, last, take
-                )
-                medium *= (1 - PLAY_MISS) if medium_card == card else miss
-                easy *= (1 - PLAY_MISS) if easy_card(legal, best, trump, need) == card else miss
-                greedy *= (1 - PLAY_MISS) if greedy_card(legal, trump, need) == card else miss
-                other /= options
-            hand &= ~(1 << card)
-        return medium, easy, greedy, other

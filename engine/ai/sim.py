@@ -8,7 +8,10 @@ trick winners).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.ai.bits import SUIT_MASKS, legal_mask
+from engine.ai.knowledge import Knowledge
 from engine.ai.policy import choose_card, easy_card, greedy_card
 
 MEDIUM = 0
@@ -16,35 +19,73 @@ EASY = 1
 GREEDY = 2
 
 
-def rollout(
-    hands: list[int],
-    players: int,
-    trump: int,
-    must_trump: bool,
-    after_broken: bool,
-    broken: bool,
-    leader: int,
-    trick: list[int],
-    bids: list[int],
-    won: list[int],
-    left: int,
-    bust_take: bool,
-    forced: int = -1,
-    kinds: list[int] | None = None,
-    live: int = -1,
-) -> list[int]:
-    """Play the hand out; returns the tricks won per seat. Inputs are not changed.
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """One decision's simulation set-up: the rules in play and the position every sampled deal
+    starts from. What differs between deals (the hands, the bids, the seats' kinds) is passed
+    beside it."""
 
-    `trick` holds the cards already played to the trick in progress (from `leader`), `left` the
-    tricks still to finish (the one in progress included). `forced`, when set, is the card the
-    next seat to act plays (the move being evaluated). `kinds` gives each seat's policy:
-    MEDIUM (the default), EASY or GREEDY. `live` is every card not yet played nor turned up: what a
-    seat cannot see counts as outstanding (the stock included), as it does for a real player;
-    left out, the seats know exactly which cards are in the hands.
+    players: int
+    trump: int
+    must_trump: bool
+    after_broken: bool
+    bust_take: bool
+    """Whether a seat that can no longer make its bid still wants tricks (the scoring's say)."""
+    broken: bool
+    leader: int
+    trick: tuple[int, ...]
+    """The cards already played to the trick in progress, from `leader`."""
+    won: tuple[int, ...]
+    left: int
+    """Tricks still to finish, the one in progress included."""
+    live: int = -1
+    """Every card not yet played nor turned up: what a seat cannot see counts as outstanding
+    (the stock included), as it does for a real player. -1: the seats know exactly which cards
+    are in the hands."""
+
+    @classmethod
+    def at(cls, k: Knowledge, bust_take: bool, live: int) -> Setup:
+        """The position `k` describes, mid-hand."""
+        return cls(
+            k.players, k.trump, k.must_trump, k.after_broken, bust_take, k.broken, k.leader,
+            tuple(k.trick), tuple(k.won), k.tricks_left, live,
+        )
+
+    @classmethod
+    def hand_start(cls, k: Knowledge, bust_take: bool, live: int, leader: int,
+                   tricks: int) -> Setup:
+        """The first lead of a hand of `tricks` tricks, with `k`'s rules."""
+        return cls(
+            k.players, k.trump, k.must_trump, k.after_broken, bust_take, False, leader, (),
+            (0,) * k.players, tricks, live,
+        )
+
+
+def rollout(
+    setup: Setup,
+    hands: list[int],
+    bids: list[int],
+    kinds: list[int] | None = None,
+    forced: int = -1,
+) -> list[int]:
+    """Play the hand out from `setup` with these hands; returns the tricks won per seat.
+
+    `forced`, when set, is the card the next seat to act plays (the move being evaluated).
+    `kinds` gives each seat's policy: MEDIUM (the default), EASY or GREEDY. Inputs are not
+    changed.
     """
+    players = setup.players
+    trump = setup.trump
+    must_trump = setup.must_trump
+    after_broken = setup.after_broken
+    bust_take = setup.bust_take
+    broken = setup.broken
+    leader = setup.leader
+    left = setup.left
+    live = setup.live
     hands = hands[:]
-    won = won[:]
-    trick = trick[:]
+    won = list(setup.won)
+    trick = list(setup.trick)
     tmask = SUIT_MASKS[trump] if trump >= 0 else 0
     if live < 0:
         live = 0
@@ -79,7 +120,7 @@ def rollout(
                 elif kind == GREEDY:
                     card = greedy_card(legal, trump, need)
                 else:
-                        card = choose_card(
+                    card = choose_card(
                         legal,
                         hand,
                         best,
@@ -145,44 +186,30 @@ class SimState:
     bids: list[int]
 
     def __init__(
-        self,
-        hands: list[int],
-        players: int,
-        trump: int,
-        must_trump: bool,
-        after_broken: bool,
-        broken: bool,
-        leader: int,
-        trick: list[int],
-        bids: list[int],
-        won: list[int],
-        left: int,
-        bust_take: bool,
-        kinds: list[int] | None = None,
-        live: int = -1,
+        self, setup: Setup, hands: list[int], bids: list[int], kinds: list[int] | None = None
     ) -> None:
         self.kinds = kinds
         self.hands = hands[:]
-        self.players = players
-        self.trump = trump
-        self.must_trump = must_trump
-        self.after_broken = after_broken
-        self.broken = broken
-        self.leader = leader
+        self.players = setup.players
+        self.trump = setup.trump
+        self.must_trump = setup.must_trump
+        self.after_broken = setup.after_broken
+        self.broken = setup.broken
+        self.leader = setup.leader
         self.trick = []
         self.bids = bids
-        self.won = won[:]
-        self.left = left
-        self.bust_take = bust_take
+        self.won = list(setup.won)
+        self.left = setup.left
+        self.bust_take = setup.bust_take
         self.best = -1
         self.best_pos = 0
         held = 0
         for hand in hands:
             held |= hand
         self.held = held
-        self.live = held if live < 0 else live
+        self.live = held if setup.live < 0 else setup.live
         self.trail = 0
-        for card in trick:
+        for card in setup.trick:
             self._add(card)
 
     def copy(self) -> SimState:

@@ -8,7 +8,7 @@ from engine import Card, Game, Rules
 from engine.ai.bits import SUIT_MASKS, mask_of
 from engine.ai.knowledge import read_view
 from engine.ai.sample import Sampler
-from engine.ai.sim import SimState, advance, best_response, solve_sampled
+from engine.ai.sim import Setup, SimState, advance, best_response, solve_sampled
 
 from .helpers import pack_dealing
 
@@ -105,7 +105,8 @@ def test_the_joint_solve_of_one_deal_is_the_perfect_information_search() -> None
     hands = [mask_of(game.hand_of(s)) for s in range(4)]
     trump = int(Card.parse("2S").suit)
     table = [0, 11, 2, 3, 4]
-    state = SimState(hands, 4, trump, False, False, False, 1, [], [1, 1, 0, 1], [0] * 4, 4, True)
+    setup = Setup(4, trump, False, False, True, False, 1, (), (0,) * 4, 4)
+    state = SimState(setup, hands, [1, 1, 0, 1])
     single = best_response(state.copy(), 0, table, 4, 11)
     advance(state, 0, 4)
     assert solve_sampled([(state, 1.0)], 0, table, 4) == single == 11

@@ -7,8 +7,8 @@ import random
 from engine import Bid, Card, Game, Move, Phase, Play, PlayerView, Rules
 from engine.ai import create_player
 from engine.ai.bits import mask_of
-from engine.ai.hard import OpponentModel
 from engine.ai.knowledge import read_view
+from engine.ai.opponents import OpponentModel
 from engine.ai.policy import greedy_card
 from engine.ai.sample import Sampler
 from engine.ai.sim import EASY, GREEDY, MEDIUM

@@ -9,7 +9,7 @@ import pytest
 from engine import Game, Phase, Rules
 from engine.ai.bits import legal_mask, mask_of, trick_winner
 from engine.ai.policy import TAKE_WHEN_BUST, choose_card
-from engine.ai.sim import rollout
+from engine.ai.sim import Setup, rollout
 
 RULE_SETS = {
     "classic": {},
@@ -75,10 +75,11 @@ def test_a_rollout_plays_the_same_hand_as_the_engine(name: str) -> None:
         hands = [mask_of(game.hand_of(s)) for s in range(4)]
         leader = game.turn
         assert leader is not None
-        predicted = rollout(
-            hands, 4, _trump(game), rules.must_trump, rules.trump_lead == "after_broken",
-            False, leader, [], bids, [0] * 4, game.tricks_in_hand, bust_take,
+        setup = Setup(
+            4, _trump(game), rules.must_trump, rules.trump_lead == "after_broken", bust_take,
+            False, leader, (), (0,) * 4, game.tricks_in_hand,
         )
+        predicted = rollout(setup, hands, bids)
         hand_number = game.hand_number
         while game.hand_number == hand_number and game.phase is Phase.PLAYING:
             seat = game.turn

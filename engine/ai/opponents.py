@@ -1,0 +1,177 @@
+"""The hard player's model of its opponents: how likely a sampled deal is, given what they did.
+
+Each opponent is given a kind: plays like `medium`, like `easy`, greedily (its strongest card
+while it needs tricks, its weakest after, trumps above all), or some other way (simulated as
+medium). A deal's weight is, over the opponents, the prior-weighted chance that a player of
+some kind holding the sampled hand would have bid and played as this one did; each opponent's
+kind for the simulation is drawn from its posterior in that deal.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from engine.ai.bits import FULL, legal_mask, trick_winner
+from engine.ai.knowledge import Knowledge
+from engine.ai.policy import (
+    TAKE_WHEN_BUST,
+    TrickEstimator,
+    choose_card,
+    easy_card,
+    easy_count,
+    greedy_card,
+)
+from engine.ai.sim import EASY, GREEDY, MEDIUM
+from engine.moves import Phase
+from engine.view import PlayerView
+
+# Opponent kinds: medium-like, easy-like, greedy, other (modelled as medium in the rollouts).
+KINDS = (MEDIUM, EASY, GREEDY, MEDIUM)
+KIND_PRIOR = (0.35, 0.3, 0.2, 0.15)
+PLAY_MISS = 0.1
+"""Chance a player of a kind plays some other card than its policy's."""
+BID_SIGMA = (0.7, 0.5, 0.5, 1.2)
+"""Spread of each kind's bid around its trick count (medium's estimate, easy's count)."""
+DEALER_WIDEN = 1.6
+"""The dealer's bid under the hook is less telling: its spread is widened by this."""
+FLOOR = 0.02
+"""A bid far from a kind's count still keeps this much likelihood (nobody is a machine)."""
+
+
+class OpponentModel:
+    """Per sampled deal: how likely it is given the bids and plays seen, and each opponent's kind.
+
+    For every opponent and kind (medium-like, easy-like, greedy, other) the likelihood is the
+    bid's under that kind's bidding (a narrow bell around its trick count) times, for every card
+    the opponent has played this hand, the chance that kind plays it from the sampled hand (its
+    policy's card: 1 - PLAY_MISS; any other: PLAY_MISS shared; the other kind: uniform over the
+    legal cards).
+    """
+
+    def __init__(self, view: PlayerView, k: Knowledge, enabled: bool) -> None:
+        players = k.players
+        self.enabled = enabled
+        self.players = players
+        self.opponents = [s for s in range(players) if s != k.seat]
+        self.trump = k.trump
+        self.turned = k.turned
+        self.must_trump = k.must_trump
+        self.after_broken = k.after_broken
+        self.bust_take = TAKE_WHEN_BUST.get(view.rules.scoring, False)
+        self.played_by = k.played_by
+        bids_seen = not view.blind
+        self.bids = {s: k.bids[s] for s in self.opponents if bids_seen and k.bids[s] >= 0}
+        size = view.tricks_in_hand
+        if view.phase is Phase.PLAYING and view.rules.extra_card and view.hand_size > size:
+            size = view.hand_size
+        self.estimator = TrickEstimator(players, size, k.trump, k.turned)
+        hook = view.rules.hook and view.rules.bidding == "sequential"
+        self.widen = {
+            s: (DEALER_WIDEN if hook and s == view.dealer else 1.0) for s in self.opponents
+        }
+        # Every opponent play: (card, led suit, best card before, last?, need, tricks left,
+        # trumps broken, every card played before it).
+        self.events: dict[int, list[tuple[int, int, int, bool, int, int, bool, int]]] = {
+            s: [] for s in self.opponents
+        }
+        tricks = list(view.tricks_played)
+        if view.current_trick:
+            tricks.append(view.current_trick)
+        won = [0] * players
+        broken = False
+        played = 0
+        trump = k.trump
+        for number, trick in enumerate(tricks):
+            best = -1
+            led = -1
+            left = view.tricks_in_hand - number
+            for position, (seat, card) in enumerate(trick):
+                index = card.index
+                if seat != k.seat:
+                    need = (k.bids[seat] if k.bids[seat] >= 0 else 0) - won[seat]
+                    self.events[seat].append(
+                        (index, led, best, position == players - 1, need, left, broken, played)
+                    )
+                if best < 0:
+                    best, led = index, index // 13
+                elif index // 13 == best // 13:
+                    if index > best:
+                        best = index
+                elif index // 13 == trump:
+                    best = index
+                played |= 1 << index
+            if len(trick) == players:
+                cards = [card.index for _, card in trick]
+                won[trick_winner(cards, trick[0][0], players, trump)] += 1
+                if trump >= 0 and best // 13 == trump:
+                    broken = True
+        self.active = enabled and (bool(self.bids) or any(self.events.values()))
+        self.informative = bool(self.bids) or (self.active and any(self.events.values()))
+
+    def weigh(self, hands: list[int], rng: random.Random) -> tuple[float, list[int]]:
+        """(weight of this deal, a kind per seat drawn from its posterior)."""
+        kinds = [MEDIUM] * self.players
+        if not self.active:
+            return self._bid_weight_only(hands), kinds
+        weight = 1.0
+        for seat in self.opponents:
+            likely = self._likelihoods(seat, hands[seat] | self.played_by[seat])
+            total = sum(likely)
+            if total <= 0.0:
+                return 0.0, kinds
+            weight *= total
+            pick = rng.random() * total
+            for kind, chance in zip(KINDS, likely, strict=True):
+                if pick < chance:
+                    kinds[seat] = kind
+                    break
+                pick -= chance
+        return weight, kinds
+
+    def _bid_weight_only(self, hands: list[int]) -> float:
+        weight = 1.0
+        estimate = self.estimator.estimate
+        for seat, bid in self.bids.items():
+            diff = bid - estimate(hands[seat] | self.played_by[seat])
+            sigma = 1.0 * self.widen[seat]
+            weight *= FLOOR + math.exp(-diff * diff / (2 * sigma * sigma))
+        return weight
+
+    def _likelihoods(self, seat: int, hand: int) -> tuple[float, float, float, float]:
+        """Prior times likelihood of the seat's bid and plays, per kind (in KINDS order)."""
+        medium, easy, greedy, other = KIND_PRIOR
+        bid = self.bids.get(seat)
+        if bid is not None:
+            widen = self.widen[seat]
+            estimate = self.estimator.estimate(hand)
+            counted = float(easy_count(hand, self.trump))
+            factors = [
+                FLOOR + math.exp(-((bid - center) ** 2) / (2 * (sigma * widen) ** 2))
+                for center, sigma in zip(
+                    (estimate, counted, counted, estimate), BID_SIGMA, strict=True
+                )
+            ]
+            medium *= factors[0]
+            easy *= factors[1]
+            greedy *= factors[2]
+            other *= factors[3]
+        trump = self.trump
+        turned = self.turned
+        bust_take = self.bust_take
+        for card, led, best, last, need, left, broken, played in self.events[seat]:
+            legal = legal_mask(hand, led, trump, self.must_trump, self.after_broken, broken)
+            options = legal.bit_count()
+            if options > 1:
+                miss = PLAY_MISS / (options - 1)
+                others = FULL & ~hand & ~played & ~turned
+                take = need > 0 or (need < 0 and bust_take)
+                medium_card = choose_card(
+                    legal, hand, best, trump, others, need, left, last, take
+                )
+                medium *= (1 - PLAY_MISS) if medium_card == card else miss
+                easy *= (1 - PLAY_MISS) if easy_card(legal, best, trump, need) == card else miss
+                greedy *= (1 - PLAY_MISS) if greedy_card(legal, trump, need) == card else miss
+                other /= options
+            hand &= ~(1 << card)
+        return medium, easy, greedy, other

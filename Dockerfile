@@ -1,8 +1,10 @@
 # The Oh Hell bot. Build:  docker build -t ohhell-bot .
 # Run:    docker run -d --name ohhell --env-file .env -v ohhell-data:/data ohhell-bot
 # The database lives on the /data volume, so the image can be replaced without losing games.
+# A bind-mounted folder instead of a volume (-v "$PWD/data:/data") must be writable by uid 10001:
+#   mkdir -p data && sudo chown 10001:10001 data
 
-# ---- build: install the project and its dependencies into a virtualenv ----
+# ---- build: the dependencies in their own layer, then the project, into a virtualenv ----
 FROM python:3.11-slim AS build
 
 ENV PIP_NO_CACHE_DIR=1 \
@@ -13,13 +15,19 @@ RUN python -m venv /opt/venv
 ENV PATH="/opt/venv/bin:$PATH"
 
 WORKDIR /src
-# Only what the package needs (no tests, benchmarks, local .env or databases).
-COPY pyproject.toml README.md ./
+# Dependencies first, from pyproject.toml alone: this layer is rebuilt only when the
+# dependencies change, not on every change to the code.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt \
+    && pip install -r requirements.txt
+
+# Then the code (.dockerignore keeps tests, benchmarks, .env and databases out).
+COPY README.md ./
 COPY engine ./engine
 COPY data ./data
 COPY bot ./bot
 COPY cogs ./cogs
-RUN pip install .
+RUN pip install --no-deps .
 
 # ---- run: the virtualenv only, as an unprivileged user ----
 FROM python:3.11-slim
@@ -27,7 +35,9 @@ FROM python:3.11-slim
 ENV PATH="/opt/venv/bin:$PATH" \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    DATABASE_PATH=/data/ohhell.sqlite3
+    DATABASE_PATH=/data/ohhell.sqlite3 \
+    HEARTBEAT_PATH=/tmp/ohhell-heartbeat \
+    MPLCONFIGDIR=/tmp/matplotlib
 
 RUN groupadd --system --gid 10001 ohhell \
     && useradd --system --uid 10001 --gid ohhell --home-dir /home/ohhell --create-home \
@@ -42,6 +52,11 @@ USER ohhell
 # .env file is optional (pass settings with --env-file or -e instead).
 WORKDIR /home/ohhell
 VOLUME ["/data"]
+
+# Healthy while the bot is connected to Discord and its event loop runs: the bot touches
+# HEARTBEAT_PATH every 15 s only while connected, and the check fails once it is over 60 s old.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot", "health"]
 
 # Exits at once with one line naming DISCORD_TOKEN when no token is given.
 CMD ["python", "-m", "bot"]

@@ -47,6 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the Oh Hell Discord bot (needs DISCORD_TOKEN), or play in the terminal.",
     )
     sub = parser.add_subparsers(dest="command")
+    sub.add_parser(
+        "health",
+        help="exit 0 when the running bot is connected and its loop alive (HEARTBEAT_PATH)",
+    )
     play = sub.add_parser("play", help="play a game in the terminal against computer players")
     play.add_argument("--players", type=int, default=4, help="seats, you included (default 4)")
     play.add_argument("--preset", default="classic", help="rule preset (default classic)")
@@ -74,7 +78,27 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             print("\nBye.")
             return 130
+    if args.command == "health":
+        return health()
     return run_bot()
+
+
+def health() -> int:
+    """The container's health check: is the running bot's heartbeat fresh? One line either way."""
+    from bot.health import check
+    from bot.settings import Settings
+
+    try:
+        path = Settings().heartbeat_path
+    except ValidationError as err:
+        print(f"unhealthy: the settings do not load: {err.errors()[0]['msg']}")
+        return 1
+    if path is None:
+        print("unhealthy: HEARTBEAT_PATH is not set, so the bot keeps no heartbeat to check")
+        return 1
+    problem = check(path)
+    print(problem or f"healthy: heartbeat {path} is fresh")
+    return 0 if problem is None else 1
 
 
 def _utf8_output() -> None:
@@ -87,7 +111,7 @@ def _utf8_output() -> None:
 
 def run_bot() -> int:
     """Run the Discord bot until it is stopped; one clear line when it cannot start."""
-    from bot.settings import MissingToken, Settings
+    from bot.settings import CannotStart, MissingToken, Settings
 
     try:
         settings = Settings()
@@ -101,6 +125,7 @@ def run_bot() -> int:
         print(f"error: setting {where}: {first['msg']} (see .env.example)", file=sys.stderr)
         return 2
 
+    import aiohttp
     import discord
 
     from bot.client import create_bot
@@ -110,15 +135,21 @@ def run_bot() -> int:
     try:
         bot.run(token, log_level=getattr(logging, settings.log_level), root_logger=True)
     except discord.LoginFailure:
-        print(
-            "error: Discord refused DISCORD_TOKEN (improper token); check it (see .env.example).",
-            file=sys.stderr,
-        )
-        return 2
+        problem = ("Discord refused the token in DISCORD_TOKEN: copy it again from the Developer "
+                   "Portal (your application, Bot, Reset Token)")
     except discord.PrivilegedIntentsRequired as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    return 0
+        problem = str(err)
+    except CannotStart as err:
+        problem = str(err)
+    except (aiohttp.ClientConnectionError, discord.GatewayNotFound, TimeoutError) as err:
+        problem = (f"cannot reach Discord ({type(err).__name__}: {err or 'timed out'}); "
+                   "check the network connection and try again")
+    except discord.HTTPException as err:
+        problem = f"Discord answered {err.status} {err.text or ''}".strip() + "; try again later"
+    else:
+        return 0
+    print(f"error: {problem}", file=sys.stderr)
+    return 2
 
 
 # ---- the terminal game ---------------------------------------------------------------------------

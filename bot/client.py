@@ -8,9 +8,12 @@ and every table in progress resumes.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
 import multiprocessing
+import sqlite3
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
@@ -18,10 +21,13 @@ import discord
 from discord.ext import commands
 
 from bot.clock import Clock
+from bot.command_sync import SyncRecord, payload_digest, record_path, sync_target
+from bot.health import heartbeat_loop
+from bot.invite import invite_url
 from bot.presenter import NullPresenter
 from bot.service import ResumeReport, ServiceConfig, TableService
-from bot.settings import Settings
-from data import Store
+from bot.settings import CannotStart, Settings
+from data import Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +84,7 @@ class OhHellBot(commands.Bot):
         self._tables: TableService | None = None
         self._executor: Executor | None = None
         self.resume_report: ResumeReport | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> Store:
@@ -96,7 +103,13 @@ class OhHellBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the store, start the service, load the cogs, resume the tables, sync commands."""
         settings = self.settings
-        self._store = await Store.open(settings.database_path)
+        try:
+            self._store = await Store.open(settings.database_path)
+        except (StoreError, OSError, sqlite3.Error) as err:
+            raise CannotStart(
+                f"cannot open the database {settings.database_path}: {err}. The folder must be "
+                "writable by the user the bot runs as (in the Docker image: uid 10001)."
+            ) from err
         log.info("database %s open", settings.database_path)
         self._executor = computer_executor(settings.computer_workers)
         self._tables = TableService(
@@ -116,22 +129,46 @@ class OhHellBot(commands.Bot):
             len(self.resume_report.broken),
         )
         tune_garbage_collector()
+        if self.application_id is not None:
+            log.info("add the bot to a server with %s", invite_url(self.application_id))
         if settings.sync_commands:
             await self.sync_commands()
+        if settings.heartbeat_path is not None:
+            beats = heartbeat_loop(settings.heartbeat_path, lambda: self.is_connected())
+            self._heartbeat = asyncio.create_task(beats, name="heartbeat")
 
-    async def sync_commands(self) -> None:
-        """Sync slash commands: to DEV_GUILD_ID only when set (instant), else globally."""
+    def is_connected(self) -> bool:
+        """Connected to the gateway right now (false while it reconnects)."""
+        ws = self.ws
+        return self.is_ready() and not self.is_closed() and ws is not None and ws.open
+
+    async def sync_commands(self) -> bool:
+        """Sync slash commands, to DEV_GUILD_ID only when set (instant), else globally; skipped
+        when the same commands were synced to the same place before. True when it synced."""
+        guild = None
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to guild %s", len(synced), guild.id)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d global commands", len(synced))
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        digest = payload_digest(payload)
+        target = sync_target(self.application_id or 0, guild.id if guild else None)
+        record = SyncRecord(record_path(self.settings.database_path))
+        where = f"guild {guild.id}" if guild else "every server (global)"
+        if record.is_current(target, digest):
+            log.info("commands unchanged since the last sync to %s: not synced", where)
+            return False
+        synced = await self.tree.sync(guild=guild)
+        record.remember(target, digest)
+        log.info("synced %d commands to %s", len(synced), where)
+        return True
 
     async def close(self) -> None:
         """Stop the service's timers, disconnect, then close the store and the workers."""
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+            self._heartbeat = None
         if self._tables is not None:
             await self._tables.close()
         await super().close()

@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     discord_log_level: LogLevel = "INFO"
     """Level of discord.py's HTTP, gateway and webhook loggers, which at DEBUG write request
     bodies (players' hands) and interaction tokens: only a separate setting lowers it."""
+    heartbeat_path: Path | None = None
+    """A file the bot touches every 15 s while connected (`python -m bot health` checks its
+    age; the Docker image sets it). None: no heartbeat."""
     default_turn_timeout: int = Field(default=120, ge=0, le=86_400)
     """Seconds a person has for a turn before a computer moves for them; 0 turns timers off."""
     computer_delay: float = Field(default=1.0, ge=0, le=30)
@@ -49,7 +52,7 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("discord_token", "dev_guild_id", mode="before")
+    @field_validator("discord_token", "dev_guild_id", "heartbeat_path", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         # An empty `DISCORD_TOKEN=` line in .env means "not set", not "an empty token".
@@ -81,4 +84,8 @@ class MissingToken(RuntimeError):
         )
 
 
-__all__ = ["SECRET_LOGGERS", "LogLevel", "MissingToken", "Settings"]
+class CannotStart(RuntimeError):
+    """The bot cannot start for a reason the person running it can fix; str() says how."""
+
+
+__all__ = ["SECRET_LOGGERS", "CannotStart", "LogLevel", "MissingToken", "Settings"]

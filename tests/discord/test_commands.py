@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from discord import app_commands
+
 from cogs.ohhell import LEADERBOARD_SORTS
 from data.stats import SORT_KEYS
 from engine import Phase, Rules
@@ -114,3 +116,21 @@ async def test_server_settings_are_the_defaults_of_new_tables(h: Harness) -> Non
     calls = await h.send(h.click(view.message_id, "Cancel", alice))
     assert calls[0].path == CALLBACK and calls[0].json["type"] == 7
     assert h.bot.tables.find_table(h.channel) is None  # type: ignore[attr-defined]
+
+
+async def test_commands_are_synced_again_only_when_they_changed(boot: Boot) -> None:
+    first = await boot(sync=True)
+    assert None in first.fake.synced
+    await first.close()
+    again = await boot(sync=True)  # same commands, same application: no sync call
+    assert again.fake.synced == {}
+    assert not [c for c in again.fake.log if c.method == "PUT" and "/commands" in c.path]
+    # a new option changes the payload: the next start syncs it
+    group = again.bot.tree.get_command("ohhell")
+    assert isinstance(group, app_commands.Group)
+    rules = group.get_command("rules")
+    assert isinstance(rules, app_commands.Command)
+    rules.description = "Show the rules of a preset (changed)"
+    assert await again.bot.sync_commands() is True
+    assert again.fake.synced[None][0]["name"] == "ohhell"
+    assert await again.bot.sync_commands() is False

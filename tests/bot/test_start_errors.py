@@ -1,0 +1,128 @@
+"""`python -m bot` that cannot start ends with one line saying why, never a traceback.
+
+Real processes, with discord.py's API address pointed at a local fake (a refusing Discord, or a
+port nobody listens on), because the failure paths run through discord.py's own login.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+START_AGAINST = (
+    "import sys, discord.http\n"
+    "discord.http.Route.BASE = sys.argv[1]\n"
+    "from bot.cli import main\n"
+    "raise SystemExit(main([]))\n"
+)
+
+
+class Refuses(BaseHTTPRequestHandler):
+    """Discord's answer to a bad token: 401 on GET /users/@me."""
+
+    def do_GET(self) -> None:
+        body = json.dumps({"message": "401: Unauthorized", "code": 0}).encode()
+        self.send_response(401)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def refusing_discord() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Refuses)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/api/v10"
+    server.shutdown()
+    server.server_close()
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start(base: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "DISCORD_TOKEN": "MTIz.not-a.real-token",
+                   "DATABASE_PATH": str(cwd / "bot.sqlite3"), "COMPUTER_WORKERS": "0", **env}
+    environment["PYTHONPATH"] = str(ROOT) + os.pathsep + environment.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-c", START_AGAINST, base], cwd=cwd, env=environment,
+                          capture_output=True, text=True, timeout=120)
+
+
+def last_line(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == "", result.stderr
+    return result.stderr.strip().splitlines()[-1]
+
+
+def test_a_wrong_token_ends_with_one_line(refusing_discord: str, tmp_path: Path) -> None:
+    line = last_line(start(refusing_discord, tmp_path))
+    assert line.startswith("error: Discord refused the token in DISCORD_TOKEN")
+    assert "Reset Token" in line
+
+
+def test_no_network_ends_with_one_line(tmp_path: Path) -> None:
+    line = last_line(start(f"http://127.0.0.1:{closed_port()}/api/v10", tmp_path))
+    assert line.startswith("error: cannot reach Discord") and "network" in line
+
+
+def test_a_database_folder_it_cannot_write_ends_with_one_line(tmp_path: Path) -> None:
+    # the token is accepted (a fake Discord that knows it), then the store cannot open
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        blocked = tmp_path / "a-file"  # root writes anywhere: a file in the way does it
+        blocked.write_text("")
+        path = blocked / "bot.sqlite3"
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        path = locked / "bot.sqlite3"
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Accepts)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        line = last_line(start(f"http://127.0.0.1:{server.server_address[1]}/api/v10", tmp_path,
+                               DATABASE_PATH=str(path)))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert line.startswith(f"error: cannot open the database {path}")
+    assert "writable" in line and "uid 10001" in line
+
+
+class Accepts(BaseHTTPRequestHandler):
+    """A Discord that accepts the token (login succeeds, then setup_hook runs)."""
+
+    def do_GET(self) -> None:
+        if self.path.endswith("/users/@me"):
+            data: object = {"id": "1", "username": "bot", "discriminator": "0",
+                            "global_name": None, "avatar": None, "bot": True}
+        else:
+            data = {"id": "2", "name": "app", "description": "", "icon": None,
+                    "bot_public": True, "bot_require_code_grant": False, "verify_key": "x",
+                    "flags": 0, "owner": {"id": "3", "username": "owner", "discriminator": "0",
+                                          "global_name": None, "avatar": None}}
+        body = json.dumps(data).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass

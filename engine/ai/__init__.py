@@ -8,6 +8,7 @@
     player.choose_trump(view) -> Suit     # dealer picks the suit
     player.choose_discards(view) -> list[Card]
     player.choose_move(view)              # the Move the view's phase awaits (engine.moves)
+    suggest(view, seed=1) -> Hint         # hard's move for a person, its reason in numbers
 
 Levels: `random` (uniform legal moves), `easy` (simple rules), `medium` (counts cards and voids,
 bids sure and likely tricks, ducks once made, takes when it must) and `hard` (determinized
@@ -19,6 +20,7 @@ budget (`think_time`, seconds); give `iterations` alone for reproducible decisio
 from __future__ import annotations
 
 from engine.ai.hard import DEFAULT_THINK_TIME, HardPlayer
+from engine.ai.hint import Hint, suggest
 from engine.ai.players import EasyPlayer, MediumPlayer, Player, RandomPlayer
 
 LEVELS = ("random", "easy", "medium", "hard")
@@ -54,8 +56,10 @@ __all__ = [
     "LEVELS",
     "EasyPlayer",
     "HardPlayer",
+    "Hint",
     "MediumPlayer",
     "Player",
     "RandomPlayer",
     "create_player",
+    "suggest",
 ]

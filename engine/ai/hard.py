@@ -45,6 +45,7 @@ from engine.ai.sim import (
     distinct_moves,
     rollout,
     solve_sampled,
+    solve_sampled_makes,
 )
 from engine.cards import STANDARD_DECK, Card
 from engine.moves import Phase
@@ -120,7 +121,14 @@ class HardPlayer(MediumPlayer):
         # chance of making each bid considered, and how many deals were searched.
         self.last_values: dict[str, float] = {}
         self.last_make: dict[int, float] = {}
+        """Per bid considered, the chance it is made (rollouts; not with `bid_branch_at`)."""
+        self.last_options: list[int] = []
+        """The bids still in the race when the last bid decision stopped."""
         self.last_deals = 0
+        self.last_search: CardSearch | None = None
+        self.explain = False
+        """Set (by a hint) to also count, in card decisions, how often each card keeps the bid
+        made; the choice is the same either way."""
 
     def _budget(self) -> Budget:
         deadline = math.inf
@@ -164,9 +172,10 @@ class HardPlayer(MediumPlayer):
     # ----- card play -----
 
     def _card(self, view: PlayerView) -> Card:
+        self.last_search = None
         k = read_view(view)
         legal = mask_of(view.legal_cards)
-        candidates = distinct_moves(legal, k.unseen | _known_others(k))
+        candidates = distinct_moves(legal, k.unseen | known_others(k))
         if len(candidates) == 1:
             return STANDARD_DECK[candidates[0]]
         me = k.seat
@@ -175,6 +184,28 @@ class HardPlayer(MediumPlayer):
             hand_points(view.rules, bid, t, k.tricks_in_hand, view.blind)
             for t in range(k.tricks_in_hand + 2)
         ]
+        target = bid if self.explain else -1
+        search = self.search_cards(view, k, candidates, table, target)
+        self.last_search = search
+        self.last_values = {
+            STANDARD_DECK[card].code: search.totals[i] / (search.seen[i] or 1.0)
+            for i, card in enumerate(candidates)
+        }
+        best = max(search.alive, key=lambda i: (search.totals[i], -i))
+        return STANDARD_DECK[candidates[best]]
+
+    def search_cards(
+        self,
+        view: PlayerView,
+        k: Knowledge,
+        candidates: list[int],
+        table: list[int],
+        target: int = -1,
+    ) -> CardSearch:
+        """Score each candidate card (indices) over the budget's deals, `table` giving my score
+        by tricks won; the returned search holds the weighted totals (and, given a `target`,
+        how often each candidate's best line wins exactly that many tricks)."""
+        me = k.seat
         search = CardSearch(
             setup=Setup.at(k, TAKE_WHEN_BUST.get(view.rules.scoring, False), self._live(k)),
             me=me,
@@ -183,6 +214,7 @@ class HardPlayer(MediumPlayer):
             bids=[b if b >= 0 else 0 for b in k.bids],
             sampler=Sampler(k),
             model=OpponentModel(view, k, self.settings.model > 0),
+            target=target,
         )
         settings = self.settings
         branch_at = settings.branch_at
@@ -194,12 +226,7 @@ class HardPlayer(MediumPlayer):
         else:
             deals = self._deal_search(search, branch_at, budget)
         self.last_deals = deals
-        self.last_values = {
-            STANDARD_DECK[card].code: search.totals[i] / (search.seen[i] or 1.0)
-            for i, card in enumerate(candidates)
-        }
-        best = max(search.alive, key=lambda i: (search.totals[i], -i))
-        return STANDARD_DECK[candidates[best]]
+        return search
 
     def _deal_search(self, search: CardSearch, branch_at: int, budget: Budget) -> int:
         """Each deal searched on its own, seeing every card; returns the deals drawn."""
@@ -246,6 +273,7 @@ class HardPlayer(MediumPlayer):
         spread = max(search.table) - min(search.table)
         alive = search.alive
         totals = search.totals
+        target = search.target
         deals = 0
         mass = 0.0
         pending: list[Particle] = []
@@ -270,7 +298,14 @@ class HardPlayer(MediumPlayer):
                         advance(child, me, branch_at)
                         groups.setdefault(child.trail, []).append((child, weight))
                     for group in groups.values():
-                        totals[i] += solve_sampled(group, me, search.table, branch_at)
+                        if target >= 0:
+                            value, made = solve_sampled_makes(
+                                group, me, search.table, branch_at, target
+                            )
+                            totals[i] += value
+                            search.makes[i] += made
+                        else:
+                            totals[i] += solve_sampled(group, me, search.table, branch_at)
                 batch_mass = sum(weight for _, weight in pending)
                 mass += batch_mass
                 for i in alive:
@@ -332,6 +367,7 @@ class HardPlayer(MediumPlayer):
         mass = 0.0
         alive_bids = list(legal)
         makes = dict.fromkeys(legal, 0.0)
+        seen = dict.fromkeys(legal, 0.0)
         spread = max(max(t) for t in tables.values()) - min(min(t) for t in tables.values())
         bid_branch_at = self.settings.bid_branch_at
         budget = self._budget()
@@ -353,6 +389,7 @@ class HardPlayer(MediumPlayer):
                 if s != dealer:
                     base[s] = round(wants[s])
             for b in alive_bids:
+                seen[b] += weight
                 bids = base[:]
                 bids[me] = b
                 if dealer in later:
@@ -368,6 +405,8 @@ class HardPlayer(MediumPlayer):
                         dealt[s] |= 1 << stock[i]
                     won = rollout(extra_setup, dealt, bids, kinds)
                     totals[b] += weight * extra_tables[b][won[me]]
+                    if won[me] == b:
+                        makes[b] += weight
                 elif bid_branch_at > 0:
                     table = tables[b]
                     totals[b] += weight * best_response(
@@ -383,9 +422,9 @@ class HardPlayer(MediumPlayer):
                 if len(alive_bids) == 1:
                     break
         self.last_deals = deals
-        mass = mass or 1.0
-        self.last_values = {str(b): totals[b] / mass for b in alive_bids}
-        self.last_make = {b: makes[b] / mass for b in alive_bids}
+        self.last_values = {str(b): totals[b] / (seen[b] or 1.0) for b in legal}
+        self.last_make = {b: makes[b] / (seen[b] or 1.0) for b in legal}
+        self.last_options = list(alive_bids)
         return max(alive_bids, key=lambda b: (totals[b], -abs(b - tricks / players)))
 
 
@@ -407,12 +446,17 @@ class CardSearch:
     """Weight of the deals each candidate was scored on."""
     alive: list[int] = field(default_factory=list)
     """Candidates (by position) still in the race."""
+    target: int = -1
+    """When set (my bid, for a hint), `makes` sums the weight of the deals in which my best
+    line after each candidate wins exactly this many tricks (the joint search only)."""
+    makes: list[float] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         count = len(self.candidates)
         self.totals = [0.0] * count
         self.seen = [0.0] * count
         self.alive = list(range(count))
+        self.makes = [0.0] * count
 
 
 PRUNE_AT = {40: 0.2, 80: 0.12, 160: 0.075, 320: 0.05}
@@ -428,7 +472,8 @@ def _prune(alive: list[int], totals: list[float] | dict[int, float], mass: float
     return [i for i in alive if totals[i] / mass >= best - margin]
 
 
-def _known_others(k: Knowledge) -> int:
+def known_others(k: Knowledge) -> int:
+    """Cards known to be in other seats' hands (the dealer's turned card in Oh! Well)."""
     out = 0
     for seat, cards in enumerate(k.known):
         if seat != k.seat:

@@ -394,3 +394,38 @@ def solve_sampled(
         if value > best:
             best = value
     return best
+
+
+def solve_sampled_makes(
+    particles: list[Particle], me: int, table: list[int], branch_at: int, target: int
+) -> tuple[float, float]:
+    """`solve_sampled`, also telling the weight of the deals in which my best line wins exactly
+    `target` tricks (for a hint's "keeps your bid alive in 7 of 10 deals")."""
+    first = particles[0][0]
+    if first.left == 0:
+        value = 0.0
+        made = 0.0
+        for state, weight in particles:
+            value += weight * table[state.won[me]]
+            if state.won[me] == target:
+                made += weight
+        return value, made
+    legal = first.legal(me)
+    moves = distinct_moves(legal, first.live & ~first.hands[me])
+    best = (-float("inf"), 0.0)
+    for card in moves:
+        groups: dict[int, list[Particle]] = {}
+        for state, weight in particles:
+            child = state.copy()
+            child.play(card)
+            advance(child, me, branch_at)
+            groups.setdefault(child.trail, []).append((child, weight))
+        value = 0.0
+        made = 0.0
+        for group in groups.values():
+            group_value, group_made = solve_sampled_makes(group, me, table, branch_at, target)
+            value += group_value
+            made += group_made
+        if value > best[0]:
+            best = (value, made)
+    return best

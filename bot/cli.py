@@ -3,17 +3,20 @@
 The terminal game goes through the same TableService and store as the bot (a temporary
 database unless --database is given; an unfinished terminal game in that database resumes),
 with a presenter that prints. It reads one answer per line from stdin, so a test can pipe a
-script; at end of input (or with --auto) the medium computer plays your seat to the end.
+script; at end of input (or with --auto) a computer of --level plays your seat to the end.
+Ctrl-C stops at once (a game in --database is kept and resumes with the same command).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,11 +24,11 @@ from pydantic import ValidationError
 
 from bot.computer import decide
 from bot.errors import TableError
-from bot.models import TableOptions, TableStatus
+from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
 from bot.service import ServiceConfig, TableService
 from bot.terminal import TerminalPresenter, player_prompt_lines, scoresheet_lines
 from data import Store, StoreError
-from engine import Card, Phase, PlayerView, Suit
+from engine import Card, Phase, PlayerView, Rules, Suit
 
 LOBBY_GUILD = 0
 TERMINAL_CHANNEL = 1
@@ -34,10 +37,14 @@ YOU = 1
 """Your pretend user id."""
 
 HELP = (
-    "Answer with a bid (a number) or a card (10h, TH, 10♥, QS, A♦). Also: "
-    "'a' lets the computer make this one move, 'auto' lets it play the rest, "
-    "'s' shows the scores, 'q' ends the game."
+    "Answer with a bid (a number), a card (10h, TH, 10♥, QS, A♦) or, when you name trump, a suit "
+    "(C, D, H, S). Also: 'a' lets the computer make this one move, 'auto' lets it play the rest, "
+    "'scores' (or 's') shows the scores, 'help' (or '?') this, 'q' ends the game. "
+    "Ctrl-D hands your seat to the computer; Ctrl-C stops."
 )
+LIST_PRESETS = "list"
+"""`--preset` given alone: describe the presets instead of playing."""
+MAX_DELAY = 30.0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,9 +60,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play = sub.add_parser("play", help="play a game in the terminal against computer players")
     play.add_argument("--players", type=int, default=4, help="seats, you included (default 4)")
-    play.add_argument("--preset", default="classic", help="rule preset (default classic)")
     play.add_argument(
-        "--level", default="medium", help="computer level: random, easy, medium, hard"
+        "--preset", nargs="?", const=LIST_PRESETS, default="classic",
+        help=f"rule preset (default classic): {', '.join(Rules.preset_names())}; "
+        "--preset alone describes them",
+    )
+    play.add_argument(
+        "--level", default="medium",
+        help=f"how well the computers play, yours on autopilot too: {', '.join(COMPUTER_LEVELS)}",
     )
     play.add_argument("--max-cards", type=int, default=None, help="largest hand (shorter games)")
     play.add_argument("--database", type=Path, default=None, help="SQLite file to keep the game")
@@ -73,14 +85,60 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     _utf8_output()
     if args.command == "play":
+        if args.preset == LIST_PRESETS:
+            print("\n".join(preset_lines()))
+            return 0
+        problem = play_args_problem(args)
+        if problem is not None:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
         try:
             return asyncio.run(play(args))
         except KeyboardInterrupt:
-            print("\nBye.")
+            print(f"\n{stopped_line(args)}")
             return 130
     if args.command == "health":
         return health()
     return run_bot()
+
+
+def preset_lines() -> list[str]:
+    """One line a preset: its name for --preset, its title and how many may play."""
+    names = Rules.preset_names()
+    width = max(len(n) for n in names)
+    lines = ["The presets (python -m bot play --preset NAME):"]
+    for name in names:
+        rules = Rules.preset(name)
+        lines.append(f"  {name:<{width}}  {rules.title}, {rules.min_players} to "
+                     f"{rules.max_players} players")
+    return lines
+
+
+def play_args_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the terminal game's options, naming the option and its limit."""
+    names = Rules.preset_names()
+    if args.preset not in names:
+        return (f"--preset: no preset {args.preset!r}; one of {', '.join(names)} "
+                "(--preset alone describes them)")
+    rules = Rules.preset(args.preset)
+    if not rules.min_players <= args.players <= rules.max_players:
+        return f"--players: {rules.min_players} to {rules.max_players} players ({args.preset})"
+    if args.level not in COMPUTER_LEVELS:
+        return f"--level: one of {', '.join(COMPUTER_LEVELS)}"
+    most = 52 // args.players
+    if args.max_cards is not None and not 1 <= args.max_cards <= most:
+        return f"--max-cards: 1 to {most} cards with {args.players} players"
+    if not 0 <= args.delay <= MAX_DELAY:
+        return f"--delay: 0 to {MAX_DELAY:g} seconds"
+    return None
+
+
+def stopped_line(args: argparse.Namespace) -> str:
+    """The one line Ctrl-C leaves: what became of the game."""
+    if args.database is not None:
+        return (f"Stopped. The game is kept in {args.database}: the same command goes on "
+                "where you stopped.")
+    return "Stopped. The game was not kept (play with --database FILE to keep one)."
 
 
 def health() -> int:
@@ -156,19 +214,49 @@ def run_bot() -> int:
 
 
 class Keyboard:
-    """Lines from stdin without blocking the event loop; None at end of input."""
+    """Lines from stdin, None at end of input (Ctrl-D).
+
+    The bytes are read by a daemon thread straight from the file descriptor, not by the loop's
+    executor nor through sys.stdin's buffer: a read blocked on the terminal then holds up
+    neither the event loop nor the exit when Ctrl-C stops the game.
+    """
 
     def __init__(self) -> None:
         self.closed = False
+        self._buffer = b""
 
     async def line(self) -> str | None:
-        if self.closed:
+        while b"\n" not in self._buffer and not self.closed:
+            chunk = await self._read()
+            if chunk:
+                self._buffer += chunk
+            else:
+                self.closed = True
+        if not self._buffer:
             return None
-        text: str = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-        if text == "":
-            self.closed = True
-            return None
-        return text.strip()
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line.decode("utf-8", errors="replace").strip()
+
+    @staticmethod
+    async def _read() -> bytes:
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[bytes] = loop.create_future()
+
+        def deliver(chunk: bytes) -> None:
+            if not answer.done():
+                answer.set_result(chunk)
+
+        def read() -> None:
+            try:
+                chunk = os.read(sys.stdin.fileno(), 4096)
+            except (OSError, ValueError):  # stdin closed under us: as end of input
+                chunk = b""
+            # the loop may be gone (Ctrl-C): then nobody waits for this line
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(deliver, chunk)
+
+        threading.Thread(target=read, name="keyboard", daemon=True).start()
+        return await answer
 
 
 async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = None) -> int:
@@ -197,9 +285,6 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
         if view is not None:
             write(f"Resuming the unfinished game at table {view.table_id}.")
         else:
-            if args.players < 3:
-                write("error: Oh Hell needs at least 3 players (--players 3 or more).")
-                return 2
             try:
                 options = TableOptions(
                     preset=args.preset,
@@ -225,7 +310,7 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
                     await service.end(opened.table_id, YOU)
                 return 2
         write(HELP)
-        return await _game_loop(service, view.table_id, write, auto=args.auto)
+        return await _game_loop(service, view.table_id, write, auto=args.auto, level=args.level)
     finally:
         await service.close()
         await store.close()
@@ -234,7 +319,12 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
 
 
 async def _game_loop(
-    service: TableService, table_id: int, write: Callable[[str], None], *, auto: bool
+    service: TableService,
+    table_id: int,
+    write: Callable[[str], None],
+    *,
+    auto: bool,
+    level: str,
 ) -> int:
     """Prompt for your moves until the game is over (the presenter prints everything else)."""
     keyboard = Keyboard()
@@ -261,31 +351,29 @@ async def _game_loop(
                 write(line)
             shown_for = key
         prompt = _prompt(me)
-        text = None if auto else await _ask(keyboard, prompt, write)
-        if text is None or text.lower() in ("a", "auto"):
-            if text is None or text.lower() == "auto":
-                auto = True
-            move = await asyncio.get_running_loop().run_in_executor(
-                None, decide, "medium", view.version, me
-            )
-            text = _move_text(move)
-            write(f"{prompt}{text}  (computer's choice)")
-        lowered = text.lower()
-        if lowered in ("q", "quit", "exit"):
-            await service.end(table_id, YOU)
-            return 0
-        if lowered in ("?", "h", "help"):
-            write(HELP)
-            continue
-        if lowered in ("s", "scores"):
-            for record in state.scoresheet:
-                for line in scoresheet_lines(view, record):
-                    write(line)
-            if not state.scoresheet:
-                write("No hand has been scored yet.")
-            continue
+        text = None if auto else await _ask(keyboard, prompt, write, level)
         try:
-            if me.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
+            if text is None or text.lower() in ("a", "auto"):
+                if text is None or text.lower() == "auto":
+                    auto = True
+                move = await asyncio.get_running_loop().run_in_executor(
+                    None, decide, level, view.version, me
+                )
+                write(f"{prompt}{_move_text(move)}  (computer's choice)")
+                await _submit(service, table_id, me, move, state.hand_number)
+                continue
+            lowered = text.lower()
+            if me.phase is Phase.TRUMP_CHOICE and _is_suit(text):
+                # here S and H name spades and hearts, not the scores and the help
+                await service.choose_trump(table_id, YOU, text, state.hand_number)
+            elif lowered in ("q", "quit", "exit"):
+                await service.end(table_id, YOU)
+                return 0
+            elif lowered in ("?", "h", "help"):
+                write(HELP)
+            elif lowered in ("s", "scores"):
+                _write_scores(view, write)
+            elif me.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
                 if not text.strip().lstrip("-").isdigit():
                     raise TableError(f"{text!r} is not a bid: answer with a number.")
                 await service.bid(table_id, YOU, int(text), state.hand_number)
@@ -299,6 +387,40 @@ async def _game_loop(
                 )
         except TableError as err:
             write(f"  {err}")
+
+
+def _is_suit(text: str) -> bool:
+    try:
+        Suit.parse(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _write_scores(view: TableView, write: Callable[[str], None]) -> None:
+    state = view.state
+    if state is None or not state.scoresheet:
+        write("No hand has been scored yet.")
+        return
+    for record in state.scoresheet:
+        for line in scoresheet_lines(view, record):
+            write(line)
+
+
+async def _submit(
+    service: TableService, table_id: int, me: PlayerView, move: object, hand_number: int
+) -> None:
+    """A computer's move for your seat, as the value it chose (never re-read as text)."""
+    if isinstance(move, Suit):
+        await service.choose_trump(table_id, YOU, move, hand_number)
+    elif isinstance(move, Card):
+        await service.play(table_id, YOU, move, hand_number)
+    elif isinstance(move, int):
+        await service.bid(table_id, YOU, move, hand_number)
+    elif isinstance(move, list | tuple):
+        await service.discard(table_id, YOU, list(move), hand_number)
+    else:
+        raise TableError(f"the computer chose {move!r}, which is no move in {me.phase.name}")
 
 
 def _prompt(me: PlayerView) -> str:
@@ -324,13 +446,16 @@ def _move_text(move: object) -> str:
     return str(move)
 
 
-async def _ask(keyboard: Keyboard, prompt: str, write: Callable[[str], None]) -> str | None:
+async def _ask(
+    keyboard: Keyboard, prompt: str, write: Callable[[str], None], level: str
+) -> str | None:
     sys.stdout.write(prompt)
     sys.stdout.flush()
     text = await keyboard.line()
     if text is None:
         write("")
-        write("(end of input: the computer plays your seat from here)")
+        write(f"(Ctrl-D, end of input: the {level} computer plays your seat to the end of the "
+              "game)")
     elif not sys.stdin.isatty():
         write(text)  # echo piped answers so the transcript reads like a session
     return text

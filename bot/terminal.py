@@ -45,6 +45,17 @@ def trump_text(card: Card | None, suit: Suit | None) -> str:
     return f"{card} ({suit.label})" if card is not None else suit.label
 
 
+def dealt_trump_text(view: TableView, event: HandDealt) -> str:
+    """The trump as a hand is dealt: where the dealer names it, "the dealer names it", never
+    "no trump" (which it is only until then)."""
+    rules, state = view.rules, view.state
+    if event.trump_suit is None and rules is not None and rules.trump_choice == "dealer_picks":
+        last = state is not None and state.hand_count == event.hand_number
+        if not (last and rules.last_hand_no_trump):
+            return "the dealer names it"
+    return trump_text(event.trump_card, event.trump_suit)
+
+
 def trick_text(view: TableView, trick: Sequence[tuple[int, Card]]) -> str:
     """ "Ann 10♥, Bot 1 Q♥"."""
     return ", ".join(f"{view.seats[seat].name} {card}" for seat, card in trick) or "(empty)"
@@ -99,7 +110,10 @@ def player_prompt_lines(view: TableView, me: PlayerView) -> list[str]:
         lines.append(f"Bid/won: {won}.")
         trick = trick_text(view, state.current_trick) if state.current_trick else "you lead."
         lines.append(f"Trick {sum(state.tricks_won) + 1}: {trick}")
-    lines.append(f"Trump: {trump_text(state.trump_card, state.trump_suit)}.")
+    if me.phase is Phase.TRUMP_CHOICE:
+        lines.append("Trump: you name it, as the dealer.")
+    else:
+        lines.append(f"Trump: {trump_text(state.trump_card, state.trump_suit)}.")
     lines.append(f"Your hand: {hand_text(me.hand, me.legal_cards)}")
     return lines
 
@@ -161,8 +175,7 @@ class TerminalPresenter:
                 return [
                     "",
                     f"=== Hand {event.hand_number}{of}: {_cards(event.hand_size)}, dealer "
-                    f"{n(view, event.dealer)}, trump "
-                    f"{trump_text(event.trump_card, event.trump_suit)} ===",
+                    f"{n(view, event.dealer)}, trump {dealt_trump_text(view, event)} ===",
                 ]
             case TrumpChosen(seat=seat, suit=suit):
                 return [f"{self.does(view, seat, 'names')} trump: {trump_text(None, suit)}."]
@@ -207,6 +220,7 @@ class TerminalPresenter:
 
 __all__ = [
     "TerminalPresenter",
+    "dealt_trump_text",
     "hand_text",
     "player_prompt_lines",
     "scoresheet_lines",

@@ -24,11 +24,12 @@ from pydantic import ValidationError
 
 from bot.computer import decide
 from bot.errors import TableError
+from bot.guard import Guard
 from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
 from bot.service import ServiceConfig, TableService
 from bot.terminal import TerminalPresenter, player_prompt_lines, scoresheet_lines
 from data import Store, StoreError
-from engine import Card, Phase, PlayerView, Rules, Suit
+from engine import Bid, Move, NameTrump, Phase, Play, PlayerView, Rules, Suit
 
 LOBBY_GUILD = 0
 TERMINAL_CHANNEL = 1
@@ -408,19 +409,10 @@ def _write_scores(view: TableView, write: Callable[[str], None]) -> None:
 
 
 async def _submit(
-    service: TableService, table_id: int, me: PlayerView, move: object, hand_number: int
+    service: TableService, table_id: int, me: PlayerView, move: Move, hand_number: int
 ) -> None:
     """A computer's move for your seat, as the value it chose (never re-read as text)."""
-    if isinstance(move, Suit):
-        await service.choose_trump(table_id, YOU, move, hand_number)
-    elif isinstance(move, Card):
-        await service.play(table_id, YOU, move, hand_number)
-    elif isinstance(move, int):
-        await service.bid(table_id, YOU, move, hand_number)
-    elif isinstance(move, list | tuple):
-        await service.discard(table_id, YOU, list(move), hand_number)
-    else:
-        raise TableError(f"the computer chose {move!r}, which is no move in {me.phase.name}")
+    await service.act(table_id, YOU, move, Guard.of(me))
 
 
 def _prompt(me: PlayerView) -> str:
@@ -436,14 +428,15 @@ def _prompt(me: PlayerView) -> str:
     return f"Discard {me.discards_needed} cards (e.g. 2C 3D): "
 
 
-def _move_text(move: object) -> str:
-    if isinstance(move, Card):
-        return str(move)
-    if isinstance(move, Suit):
-        return move.letter
-    if isinstance(move, list | tuple):
-        return " ".join(str(card) for card in move)
-    return str(move)
+def _move_text(move: Move) -> str:
+    """A computer's move as you would type it."""
+    if isinstance(move, Bid):
+        return str(move.tricks)
+    if isinstance(move, Play):
+        return str(move.card)
+    if isinstance(move, NameTrump):
+        return move.suit.letter
+    return " ".join(str(card) for card in move.cards)
 
 
 async def _ask(

@@ -11,15 +11,14 @@ import asyncio
 import logging
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot import computer
+from bot.errors import TableError
 from bot.events import Event
-from bot.moves import apply_move, move_payload
-from bot.narrate import ACTION_OF_PHASE, Before, narrate
 from bot.table import LiveTable
 from data import Action
-from engine import IllegalAction, Phase, PlayerView
+from engine import Move, Phase, PlayerView
 
 if TYPE_CHECKING:
     from bot.clock import Clock
@@ -47,6 +46,16 @@ class ComputerRunsMixin:
         async def _commit(
             self, t: LiveTable, action: Action | None, events: list[Event], *, moved: bool
         ) -> None: ...
+        def _take(
+            self,
+            t: LiveTable,
+            seat: int,
+            move: Move,
+            *,
+            user_id: int | None = None,
+            by: str | None = None,
+            level: str | None = None,
+        ) -> tuple[Action, list[Event]]: ...
 
     def _wake_computers(self, t: LiveTable) -> None:
         """Start a run of computer moves if a computer is awaited and none is on its way."""
@@ -135,7 +144,7 @@ class ComputerRunsMixin:
         move = await self._think(t, plan)
         events.extend(await self._apply_machine_move(t, plan, move))
 
-    async def _think(self, t: LiveTable, plan: MovePlan) -> Any:
+    async def _think(self, t: LiveTable, plan: MovePlan) -> Move:
         """The computer's decision, made in the executor (a random move if it fails)."""
         loop = asyncio.get_running_loop()
         try:
@@ -146,26 +155,19 @@ class ComputerRunsMixin:
             log.exception("computer %s failed at table %s; moving at random", plan.level, t.id)
             return computer.random_move(plan.view, plan.seed)
 
-    async def _apply_machine_move(self, t: LiveTable, plan: MovePlan, move: Any) -> list[Event]:
+    async def _apply_machine_move(self, t: LiveTable, plan: MovePlan, move: Move) -> list[Event]:
         """Under the lock, on the game the plan was made for: apply and commit the move (a
         random one if the computer's is illegal); return its events. Undone if the save fails."""
-        game = t.game
-        assert game is not None
-        seat, level, kind = plan.seat, plan.level, plan.kind
-        before = Before.of(game)
+        seat, level = plan.seat, plan.level
         memento = t.memento()
         try:
             try:
-                apply_move(game, kind, seat, move)
-            except (IllegalAction, ValueError, TypeError):
-                log.warning(
-                    "computer %s chose an illegal %s %r; moving at random", level, kind, move
-                )
+                action, told = self._take(t, seat, move, by=plan.why, level=level)
+            except TableError:
+                log.warning("computer %s chose an illegal move %r; moving at random", level, move)
                 move = computer.random_move(plan.view, plan.seed)
-                apply_move(game, kind, seat, move)
-            payload = {**move_payload(kind, move, before), "by": plan.why, "level": level}
-            told = narrate(before, game, kind, seat, move)
-            await self._commit(t, Action(kind, seat=seat, payload=payload), told, moved=True)
+                action, told = self._take(t, seat, move, by=plan.why, level=level)
+            await self._commit(t, action, told, moved=True)
         except BaseException:
             t.restore(memento)
             raise
@@ -179,7 +181,6 @@ class MovePlan:
     seat: int
     level: str
     why: str
-    kind: str
     hand_number: int
     revision: int
     seed: int
@@ -193,7 +194,6 @@ def _plan(t: LiveTable, seat: int, level: str, why: str) -> MovePlan:
         seat=seat,
         level=level,
         why=why,
-        kind=ACTION_OF_PHASE[game.phase],
         hand_number=game.hand_number,
         revision=t.revision,
         seed=_seed(t, seat),

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
-    from engine import Card, Suit
+    from engine import Card, HandRecord, Move, Suit
 
 Trick: TypeAlias = "tuple[tuple[int, Card], ...]"
 """(seat, card) pairs in play order."""
@@ -116,7 +116,7 @@ class TrickWon:
 class HandScored:
     """A hand finished; `record` is the engine's HandRecord (bids, tricks, made, points, totals)."""
 
-    record: Any
+    record: HandRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,12 +158,12 @@ class GameOver:
 class TurnChanged:
     """Now waiting on `seats` (one seat, or several during simultaneous phases).
 
-    `action` is "bid", "play", "trump" or "discard". `deadline` is when the timer plays for
-    them (None: no timer, or computer seats).
+    `awaits` is the move type they are to make (the phase's `awaits`). `deadline` is when the
+    timer plays for them (None: no timer, or computer seats).
     """
 
     seats: tuple[int, ...]
-    action: str
+    awaits: type[Move] | None
     hand_number: int
     deadline: datetime | None
 

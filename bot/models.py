@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:
-    from engine import Card, Phase, Rules, Suit
+    from engine import PublicState, Rules
 
 
 class TableStatus(StrEnum):
@@ -85,32 +85,6 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
-class PublicState:
-    """The game's public state (what everyone at the table may see), copied from the engine."""
-
-    phase: Phase
-    players: int
-    hand_number: int
-    hand_count: int | None
-    hand_size: int
-    dealer: int
-    turn: int | None
-    actor_seats: tuple[int, ...]
-    trump_card: Card | None
-    trump_suit: Suit | None
-    bids: tuple[int | None, ...]
-    tricks_won: tuple[int, ...]
-    current_trick: tuple[tuple[int, Card], ...]
-    last_trick: tuple[tuple[int, Card], ...] | None
-    trick_number: int
-    scores: tuple[int, ...]
-    hook_bid: int | None
-    scoresheet: tuple[Any, ...]
-    """The engine's HandRecords, one per finished hand."""
-    winners: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class TableView:
     """Everything public about a table at one moment (see module docstring)."""
 
@@ -149,7 +123,6 @@ class TableView:
 
 __all__ = [
     "COMPUTER_LEVELS",
-    "PublicState",
     "SeatView",
     "TableOptions",
     "TableStatus",

@@ -1,13 +1,33 @@
-"""Moves on the engine as the service does them: apply one (refusals in the player's words)
-and describe it for the action log. Shared by the action pipeline and the computer runs."""
+"""Moves on the engine as the service does them: apply one (refusals in the player's words),
+write it to the action log, and read the log back into a game (replay).
+
+Shared by the action pipeline, the computer runs and the timers: all three take a move through
+`take`, and log it with `logged`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from bot.errors import TableError
-from bot.narrate import Before
-from engine import Game, IllegalAction
+from data import Action, LoggedAction
+from engine import (
+    Bid,
+    Discard,
+    Game,
+    IllegalAction,
+    Move,
+    NameTrump,
+    Outcome,
+    Play,
+    Rules,
+    move_from_payload,
+)
+
+LOG_NAMES: dict[type[Move], str] = {Bid: "bid", Play: "play", NameTrump: "trump",
+                                    Discard: "discard"}
+"""The action-log name of each move type (the names the log has always used)."""
 
 
 def sentence(text: str) -> str:
@@ -17,35 +37,41 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-def apply_move(game: Game, kind: str, seat: int, move: Any) -> None:
+def take(game: Game, seat: int, move: Move) -> Outcome:
     """Do a move on the engine; IllegalAction becomes TableError with the engine's words."""
     try:
-        if kind == "bid":
-            game.bid(seat, move)
-        elif kind == "play":
-            game.play(seat, move)
-        elif kind == "trump":
-            game.choose_trump(seat, move)
-        elif kind == "discard":
-            game.discard(seat, list(move))
-        else:
-            raise AssertionError(kind)
+        return game.apply(seat, move)
     except IllegalAction as err:
         raise TableError(sentence(str(err))) from None
 
 
-def move_payload(kind: str, move: Any, before: Before) -> dict[str, Any]:
-    """The action-log payload of a move (card and suit codes, so it can be replayed)."""
-    base: dict[str, Any] = {"hand": before.hand_number}
-    if kind == "bid":
-        base["bid"] = int(move)
-    elif kind == "play":
-        base["card"] = move.code
-    elif kind == "trump":
-        base["suit"] = move.letter
-    elif kind == "discard":
-        base["cards"] = [card.code for card in move]
-    return base
+def logged(outcome: Outcome, *, user_id: int | None = None, by: str | None = None,
+           level: str | None = None) -> Action:
+    """The action-log row of an accepted move: its payload is `move.payload()` with the hand
+    it was made in (and, for a computer's move, why it moved and its level)."""
+    move = outcome.move
+    payload: dict[str, Any] = {"hand": outcome.hand_number, **move.payload()}
+    if by is not None:
+        payload["by"] = by
+        payload["level"] = level
+    return Action(LOG_NAMES[type(move)], seat=outcome.seat, user_id=user_id, payload=payload)
 
 
-__all__ = ["apply_move", "move_payload", "sentence"]
+def replay(rules: Rules, log: Iterable[LoggedAction]) -> Game | None:
+    """The game the action log tells: the deal (seed and players) and every move since, read
+    with `move_from_payload` (rows from before moves were values read the same). None when the
+    log has no deal. Raises ValueError (IllegalAction included) when a row does not replay."""
+    game: Game | None = None
+    moves = set(LOG_NAMES.values())
+    for entry in log:
+        if entry.action == "deal":
+            game = Game.new(players=int(entry.payload["players"]), rules=rules,
+                            seed=int(entry.payload["seed"]))
+        elif entry.action in moves:
+            if game is None or entry.seat is None:
+                raise ValueError(f"action {entry.id} is a move without a game or a seat")
+            game.apply(entry.seat, move_from_payload(entry.payload))
+    return game
+
+
+__all__ = ["LOG_NAMES", "logged", "replay", "sentence", "take"]

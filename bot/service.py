@@ -45,16 +45,30 @@ from bot.events import (
     TableOpened,
     TurnChanged,
 )
+from bot.guard import Guard
 from bot.models import TableOptions, TableStatus, TableView
-from bot.moves import apply_move, move_payload, sentence
-from bot.narrate import ACTION_OF_PHASE, SIMULTANEOUS_PHASES, Before, hand_dealt, narrate
+from bot.moves import logged, sentence, take
+from bot.narrate import hand_dealt, narrate
 from bot.presenter import Presenter
 from bot.table import LiveSeat, LiveTable
 from bot.timers import TimerMixin
 from data import Action, ChannelBusy, FinishedGame, Store, StoreError, TableRecord
 from data import Seat as StoredSeat
 from data import TableStatus as StoredStatus
-from engine import Card, Game, Phase, PlayerView, Rules, Suit
+from engine import (
+    Bid,
+    Card,
+    Discard,
+    Game,
+    Move,
+    NameTrump,
+    Outcome,
+    Phase,
+    Play,
+    PlayerView,
+    Rules,
+    Suit,
+)
 
 log = logging.getLogger(__name__)
 
@@ -293,25 +307,43 @@ class TableService(TimerMixin, ComputerRunsMixin):
 
         return await self._act(table_id, act, moved=True)
 
-    # ---- play (button-reachable: pass the hand number the button was made for) ------------------
+    # ---- play: one path for every move ---------------------------------------------------------
+
+    async def act(
+        self, table_id: int, user_id: int, move: Move, guard: Guard | None = None
+    ) -> TableView:
+        """A person's move. `guard`: the decision the control was made for (None: whatever is
+        awaited now, as a slash command means). TableError, changing nothing: a stale or second
+        use of a control, not your turn, not this step, or the engine's reason."""
+
+        def act(t: LiveTable, events: list[Event]) -> Action:
+            game = self._need_game(t)
+            seat = self._need_seat(t, user_id)
+            if guard is not None:
+                self._need_fresh(t, game, seat, guard)
+            self._need_turn(t, game, seat, move)
+            s = t.seats[seat]
+            if s.autopilot:
+                s.autopilot = False
+                events.append(SeatAutopiloted(seat, False))
+            s.timeouts = 0
+            action, told = self._take(t, seat, move, user_id=user_id)
+            events.extend(told)
+            return action
+
+        return await self._act(table_id, act, moved=True)
 
     async def bid(
         self, table_id: int, user_id: int, tricks: int, hand_number: int | None = None
     ) -> TableView:
-        """Bid `tricks`. TableError: stale hand, not your turn, out of range, the hooked bid."""
-        return await self._human_move(table_id, user_id, "bid", tricks, hand_number)
+        """Bid `tricks` (a door onto `act`; `hand_number`: refused once that hand is over)."""
+        return await self.act(table_id, user_id, Bid(tricks), _hand_guard(hand_number))
 
     async def play(
         self, table_id: int, user_id: int, card: Card | str, hand_number: int | None = None
     ) -> TableView:
-        """Play a card (a Card, or text like "10h", "TH", "10♥"). TableError: stale hand,
-        not your turn, not a card, not in your hand, must follow suit (the engine's reason)."""
-        if isinstance(card, str):
-            try:
-                card = Card.parse(card)
-            except ValueError as err:
-                raise TableError(sentence(str(err))) from None
-        return await self._human_move(table_id, user_id, "play", card, hand_number)
+        """Play a card (a Card, or text like "10h", "TH", "10♥"); a door onto `act`."""
+        return await self.act(table_id, user_id, Play(_card(card)), _hand_guard(hand_number))
 
     async def choose_trump(
         self, table_id: int, user_id: int, suit: Suit | str, hand_number: int | None = None
@@ -322,7 +354,7 @@ class TableService(TimerMixin, ComputerRunsMixin):
                 suit = Suit.parse(suit)
             except ValueError as err:
                 raise TableError(sentence(str(err))) from None
-        return await self._human_move(table_id, user_id, "trump", suit, hand_number)
+        return await self.act(table_id, user_id, NameTrump(suit), _hand_guard(hand_number))
 
     async def discard(
         self,
@@ -331,14 +363,9 @@ class TableService(TimerMixin, ComputerRunsMixin):
         cards: Sequence[Card | str],
         hand_number: int | None = None,
     ) -> TableView:
-        """Discard face down (variant phase)."""
-        parsed: list[Card] = []
-        for card in cards:
-            try:
-                parsed.append(card if isinstance(card, Card) else Card.parse(card))
-            except ValueError as err:
-                raise TableError(sentence(str(err))) from None
-        return await self._human_move(table_id, user_id, "discard", parsed, hand_number)
+        """Discard face down (variant phase); a door onto `act`."""
+        move = Discard(tuple(_card(card) for card in cards))
+        return await self.act(table_id, user_id, move, _hand_guard(hand_number))
 
     async def take_back(self, table_id: int, user_id: int) -> TableView:
         """A person on autopilot takes their seat back (bidding or playing does it too)."""
@@ -603,27 +630,24 @@ class TableService(TimerMixin, ComputerRunsMixin):
             self._forget_if_closed(t)
             return t.view()
 
-    async def _human_move(
-        self, table_id: int, user_id: int, kind: str, move: Any, hand_number: int | None
-    ) -> TableView:
-        """A person's bid, card, trump or discard."""
-
-        def act(t: LiveTable, events: list[Event]) -> Action:
-            game = self._need_game(t, hand_number)
-            seat = self._need_seat(t, user_id)
-            self._need_turn(t, game, seat, kind)
-            before = Before.of(game)
-            apply_move(game, kind, seat, move)
-            s = t.seats[seat]
-            if s.autopilot:
-                s.autopilot = False
-                events.append(SeatAutopiloted(seat, False))
-            s.timeouts = 0
-            events.extend(narrate(before, game, kind, seat, move))
-            payload = move_payload(kind, move, before)
-            return Action(kind, seat=seat, user_id=user_id, payload=payload)
-
-        return await self._act(table_id, act, moved=True)
+    def _take(
+        self,
+        t: LiveTable,
+        seat: int,
+        move: Move,
+        *,
+        user_id: int | None = None,
+        by: str | None = None,
+        level: str | None = None,
+    ) -> tuple[Action, list[Event]]:
+        """The one place a move meets the engine (people, computers and timeouts alike):
+        apply it, narrate what the engine says it caused, and write its log row."""
+        game = t.game
+        assert game is not None
+        dealer = game.dealer
+        outcome: Outcome = take(game, seat, move)
+        t.seats[seat].computer_guard = None if by is None else Guard.taken(outcome)
+        return logged(outcome, user_id=user_id, by=by, level=level), narrate(outcome, dealer)
 
     async def _commit(
         self, t: LiveTable, action: Action | None, events: list[Event], *, moved: bool
@@ -672,7 +696,7 @@ class TableService(TimerMixin, ComputerRunsMixin):
             events.append(
                 TurnChanged(
                     seats=tuple(game.actor_seats()),
-                    action=ACTION_OF_PHASE.get(game.phase, "play"),
+                    awaits=game.phase.awaits,
                     hand_number=game.hand_number,
                     deadline=t.deadline,
                 )
@@ -788,28 +812,40 @@ class TableService(TimerMixin, ComputerRunsMixin):
             raise TableError("You are not in this game.")
         return seat
 
-    def _need_game(self, t: LiveTable, hand_number: int | None) -> Game:
+    def _need_game(self, t: LiveTable) -> Game:
         game = t.game
         if t.status is TableStatus.LOBBY or game is None:
             raise TableError("The game has not started yet.")
         if game.phase is Phase.GAME_OVER:
             raise TableError("This game is over.")
-        if hand_number is not None and hand_number != game.hand_number:
-            raise TableError(
-                f"That was for hand {hand_number}; hand {game.hand_number} is in play now."
-            )
         return game
 
-    def _need_turn(self, t: LiveTable, game: Game, seat: int, kind: str) -> None:
-        expected = ACTION_OF_PHASE.get(game.phase)
-        if expected != kind:
-            raise TableError(_NOT_NOW.get(expected or "", "That is not possible now."))
+    def _need_fresh(self, t: LiveTable, game: Game, seat: int, guard: Guard) -> None:
+        """Refuse a control whose decision is taken (a stale menu, a second pick)."""
+        if guard.hand_number != game.hand_number:
+            raise TableError(
+                f"That was for hand {guard.hand_number}; hand {game.hand_number} is in play now."
+            )
+        if guard.step is None:
+            return
+        done = _done_at(game, seat, guard)
+        if done is not None:
+            if t.seats[seat].computer_guard == guard:
+                raise TableError(f"That menu is out of date: a computer {done} for you.")
+            raise TableError(f"That menu is out of date: you already {done}.")
+        if not guard.covers(Guard.of(game.public_state())):
+            raise TableError("That menu is out of date: the game has moved on.")
+
+    def _need_turn(self, t: LiveTable, game: Game, seat: int, move: Move) -> None:
+        expected = game.phase.awaits
+        if expected is None or not isinstance(move, expected):
+            raise TableError(_NOT_NOW.get(expected, "That is not possible now."))
         actors = game.actor_seats()
         if seat not in actors:
-            if game.phase in SIMULTANEOUS_PHASES:
+            if game.phase.simultaneous:
                 raise TableError(
                     "You have already bid this hand."
-                    if kind == "bid"
+                    if isinstance(move, Bid)
                     else "You have already discarded this hand."
                 )
             names = ", ".join(t.seats[a].name for a in actors)
@@ -840,12 +876,45 @@ class TableService(TimerMixin, ComputerRunsMixin):
 
 # ---- helpers ------------------------------------------------------------------------------------
 
-_NOT_NOW = {
-    "bid": "It is time to bid, not to do that.",
-    "play": "It is time to play a card, not to do that.",
-    "trump": "The dealer is choosing trump now.",
-    "discard": "It is time to discard.",
+_NOT_NOW: dict[type[Move] | None, str] = {
+    Bid: "It is time to bid, not to do that.",
+    Play: "It is time to play a card, not to do that.",
+    NameTrump: "The dealer is choosing trump now.",
+    Discard: "It is time to discard.",
 }
+
+
+def _card(card: Card | str) -> Card:
+    if isinstance(card, Card):
+        return card
+    try:
+        return Card.parse(card)
+    except ValueError as err:
+        raise TableError(sentence(str(err))) from None
+
+
+def _hand_guard(hand_number: int | None) -> Guard | None:
+    return None if hand_number is None else Guard(hand_number)
+
+
+def _done_at(game: Game, seat: int, guard: Guard) -> str | None:
+    """What `seat` did at the decision `guard` names in the hand in play ("played K♣"), or
+    None when it has not taken that decision. Names only cards already on the table."""
+    if guard.step == "p":
+        tricks = game.tricks_played
+        trick = (tricks[guard.trick_number - 1] if 0 < guard.trick_number <= len(tricks)
+                 else game.current_trick if guard.trick_number == game.trick_number else [])
+        card = next((c for s, c in trick if s == seat), None)
+        return None if card is None else f"played {card}"
+    if guard.step == "b":
+        bid = game.bids[seat]
+        return None if bid is None else f"bid {bid}"
+    if guard.step == "n":
+        named = game.phase is not Phase.TRUMP_CHOICE and game.trump_suit is not None
+        return f"named {game.trump_suit.label} trump" if named and seat == game.dealer else None
+    if guard.step == "d":
+        return "discarded" if game.discarded[seat] else None
+    return None
 
 
 def _computer_seat(seats: Sequence[LiveSeat], level: str) -> LiveSeat:

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bot.events import Event
+from bot.guard import Guard
 from bot.models import SeatView, TableOptions, TableStatus, TableView
-from bot.narrate import public_state
 from data import Seat as StoredSeat
 from data import TableRecord
 from data import TableStatus as StoredStatus
@@ -32,6 +32,9 @@ class LiveSeat:
     dm_channel_id: int | None = None
     dm_failed: bool = False
     replaced_user_id: int | None = None
+    computer_guard: Guard | None = None
+    """The decision a computer last took for this person's seat (timeout, autopilot): a
+    refused stale control says so."""
 
     @property
     def human(self) -> bool:
@@ -167,7 +170,7 @@ class LiveTable:
                 )
                 for i, s in enumerate(self.seats)
             ),
-            state=public_state(game) if game is not None else None,
+            state=game.public_state() if game is not None else None,
             deadline=self.deadline,
             warned=self.warned,
             version=self.version,

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from bot.events import Event, SeatAutopiloted, TimedOut, TimerWarning
 from bot.models import TableOptions
-from bot.narrate import SIMULTANEOUS_PHASES
 from bot.table import LiveTable
 from engine import Phase
 
@@ -132,7 +131,7 @@ class TimerMixin:
             not moved
             or (
                 t.game is not None
-                and t.game.phase in SIMULTANEOUS_PHASES
+                and t.game.phase.simultaneous
                 and t.deadline_phase == (t.game.hand_number, t.game.phase)
             )
         ):

@@ -18,13 +18,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import TableError
+from bot.guard import Guard
 from bot.models import COMPUTER_LEVELS, TableOptions, TableView
+from bot.moves import sentence
 from bot.service import TableService
 from cogs import render, views
 from cogs.errors import report
 from cogs.interact import Acting, acting_as, answer
 from cogs.presenter import TABLE_EDIT_INTERVAL, DiscordPresenter
-from engine import Card, Phase, Rules
+from engine import Bid, Card, Move, Phase, Play, Rules
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,25 @@ PRESET_CHOICES = _choices(PRESETS)
 SCORING_CHOICES = _choices(SCORINGS)
 LEVEL_CHOICES = _choices(COMPUTER_LEVELS)
 SORT_CHOICES = _choices(LEADERBOARD_SORTS)
+
+
+class CardTransformer(app_commands.Transformer):
+    """`/ohhell play card:` text ("10h", "TH", "10♥", "QS") to the Play it means; text that
+    is no card is refused in the parser's words (a TableError, answered ephemerally)."""
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return 20
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Play:
+        try:
+            return Play(Card.parse(str(value)))
+        except ValueError as err:
+            raise TableError(sentence(str(err))) from None
 
 
 class OhHell(commands.Cog, name=views.COG_NAME):
@@ -289,17 +310,17 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                   tricks: app_commands.Range[int, 0, MAX_CARDS]) -> None:
         tid = self._table(interaction).table_id
         await self._act(interaction, tid,
-                        lambda: self.service.bid(tid, interaction.user.id, tricks),
+                        lambda: self.service.act(tid, interaction.user.id, Bid(tricks)),
                         done=f"You bid {tricks}.")
 
     @ohhell.command(name="play", description="Play a card from your hand")
     @app_commands.describe(card="The card, like 10h, TH, 10♥ or QS")
     async def play(self, interaction: discord.Interaction,
-                   card: app_commands.Range[str, 1, 20]) -> None:
+                   card: app_commands.Transform[Play, CardTransformer]) -> None:
         before = self._table(interaction)
         tid = before.table_id
         await self._act(interaction, tid,
-                        lambda: self.service.play(tid, interaction.user.id, card),
+                        lambda: self.service.act(tid, interaction.user.id, card),
                         done=lambda after: _played(card, before, after))
 
     @play.autocomplete("card")
@@ -324,26 +345,16 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                 out.append(app_commands.Choice(name=label, value=c.code))
         return out[:25]
 
-    async def on_move(self, interaction: discord.Interaction, table_id: int, hand: int,
-                      kind: str, move: Any) -> None:
-        """A bid button, card select, trump button or discard select (DM or My hand)."""
+    async def on_move(self, interaction: discord.Interaction, table_id: int, guard: Guard,
+                      move: Callable[[], Move]) -> None:
+        """A bid button, card select, trump button or discard select (DM or My hand): the
+        control built the move and names the decision it was drawn for."""
         uid = interaction.user.id
-        svc = self.service
         try:
-            call: Callable[[], Awaitable[TableView]]
-            if kind == "bid":
-                def call() -> Awaitable[TableView]:
-                    return svc.bid(table_id, uid, int(move), hand)
-            elif kind == "play":
-                def call() -> Awaitable[TableView]:
-                    return svc.play(table_id, uid, str(move), hand)
-            elif kind == "trump":
-                def call() -> Awaitable[TableView]:
-                    return svc.choose_trump(table_id, uid, str(move), hand)
-            else:
-                def call() -> Awaitable[TableView]:
-                    return svc.discard(table_id, uid, list(move), hand)
-            await self._act(interaction, table_id, call, hand=hand)
+            built = move()
+            await self._act(interaction, table_id,
+                            lambda: self.service.act(table_id, uid, built, guard),
+                            hand=guard.hand_number)
         except Exception as err:
             await report(interaction, err)
 
@@ -459,12 +470,12 @@ def _left(view: TableView) -> str:
             else "You left the game; a computer plays your seat.")
 
 
-def _played(text: str, before: TableView, after: TableView) -> str:
+def _played(move: Play, before: TableView, after: TableView) -> str:
     """Name the card only while its hand is in play: once the next hand is dealt, the same
     card may be in someone's new hand, and nothing shown may name such a card."""
     if after.hand_number != before.hand_number:
         return f"You played the last card of hand {before.hand_number}."
-    return f"You played {Card.parse(text)}."
+    return f"You played {move.card}."
 
 
 async def setup(bot: commands.Bot) -> None:

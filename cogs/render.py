@@ -16,17 +16,27 @@ import discord
 
 from bot.errors import TableError
 from bot.events import GameOver, RatingChange
+from bot.guard import Guard
 from bot.models import SeatView, TableStatus, TableView
 from bot.options import rules_for
 from cogs import views
-from engine import Card, Phase, PlayerView, Rules, Suit, sort_hand
+from engine import (
+    Bid,
+    Card,
+    Discard,
+    Move,
+    NameTrump,
+    Phase,
+    Play,
+    PlayerView,
+    Rules,
+    Suit,
+    sort_hand,
+)
 
 GREEN, BLUE, GREY, GOLD = 0x2E7D32, 0x1565C0, 0x607D8B, 0xF9A825
-BIDDING = (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING)
-ACTION_WORDS = {"bid": "to bid", "play": "to play", "trump": "to name trump",
-                "discard": "to discard"}
-PHASE_ACTION = {Phase.BIDDING: "bid", Phase.SIMULTANEOUS_BIDDING: "bid", Phase.PLAYING: "play",
-                Phase.TRUMP_CHOICE: "trump", Phase.DISCARD: "discard"}
+ACTION_WORDS: dict[type[Move] | None, str] = {
+    Bid: "to bid", Play: "to play", NameTrump: "to name trump", Discard: "to discard"}
 
 
 @dataclass
@@ -185,26 +195,19 @@ def _playing(view: TableView, extras: TableExtras) -> Render:
     assert st is not None
     seats = view.seats
     dealer = seats[st.dealer]
-    action = PHASE_ACTION.get(st.phase, "play")
     lines = [f"**{st.hand_size} card{'s' if st.hand_size != 1 else ''}** · dealer "
              f"{seat_mention(dealer)} · trump **{trump_text(st.trump_card, st.trump_suit)}**"]
     if st.actor_seats:
         who = ", ".join(seat_mention(seats[s]) for s in st.actor_seats)
         when = f" · time runs out {timestamp(view.deadline)}" if view.deadline else ""
-        lines.append(f"▶ {who} {ACTION_WORDS[action]}{when}")
+        lines.append(f"▶ {who} {ACTION_WORDS.get(st.phase.awaits, 'to play')}{when}")
         if view.warned and view.deadline:
             lines.append("⏰ Half the time is gone.")
-    if st.phase in BIDDING and st.hook_bid is not None and st.turn == st.dealer:
+    if st.phase.bidding and st.hook_bid is not None and st.turn == st.dealer:
         lines.append(f"The dealer may not bid **{st.hook_bid}** (the hook).")
-    if all(b is not None for b in st.bids) and st.phase not in BIDDING:
-        total = sum(b or 0 for b in st.bids)
-        tricks = st.hand_size if not view.rules else _tricks_in_hand(view)
-        if total > tricks:
-            ou = f"over by {total - tricks}"
-        elif total < tricks:
-            ou = f"under by {tricks - total}"
-        else:
-            ou = "even"
+    if st.over_under is not None and not st.phase.bidding:
+        total, tricks = st.bid_total, st.tricks_in_hand
+        ou = st.over_under if total == tricks else f"{st.over_under} by {abs(total - tricks)}"
         lines.append(f"Bids total {total} for {tricks} tricks: **{ou}**.")
     e = discord.Embed(title=f"{_title(view)} · {hand_title(view)}", colour=GREEN,
                       description="\n".join(lines))
@@ -230,12 +233,6 @@ def _playing(view: TableView, extras: TableExtras) -> Render:
                     inline=False)
     _notes(e, extras)
     return Render(e, views.table_controls(view.table_id))
-
-
-def _tricks_in_hand(view: TableView) -> int:
-    st = view.state
-    assert st is not None
-    return st.hand_size - (view.rules.discards_for(st.players) if view.rules else 0)
 
 
 def record_line(rec: Any, seats: Sequence[SeatView]) -> str:
@@ -323,22 +320,23 @@ def hand_message(view: TableView, pv: PlayerView, *, dm: bool) -> Render:
     control: discord.ui.View | None = None
     if pv.to_act:
         deadline = f" · time runs out {timestamp(view.deadline)}" if view.deadline else ""
-        if pv.phase in BIDDING:
+        guard = Guard.of(pv)
+        if pv.phase.bidding:
             hook = (f" (not {pv.hook_bid}: the hook)"
                     if pv.hook_bid is not None and pv.hook_bid not in pv.legal_bids else "")
             lines.append(f"\n**Your turn to bid**{hook}{deadline}")
-            control = views.bid_controls(tid, pv.hand_number, pv.hand_size, pv.legal_bids)
+            control = views.bid_controls(tid, guard, pv.hand_size, pv.legal_bids)
         elif pv.phase is Phase.PLAYING:
             trick = trick_text(pv.current_trick, view.seats)
             lines.append(f"\n**Your turn to play**{deadline}\n"
                          + (f"Trick: {trick}" if trick else "You lead."))
-            control = views.play_controls(tid, pv.hand_number, pv.legal_cards)
+            control = views.play_controls(tid, guard, pv.legal_cards)
         elif pv.phase is Phase.TRUMP_CHOICE:
             lines.append(f"\n**Name trump**{deadline}")
-            control = views.trump_controls(tid, pv.hand_number, pv.legal_trumps)
+            control = views.trump_controls(tid, guard, pv.legal_trumps)
         elif pv.phase is Phase.DISCARD:
             lines.append(f"\n**Discard {pv.discards_needed}** face down{deadline}")
-            control = views.discard_controls(tid, pv.hand_number, pv.hand, pv.discards_needed)
+            control = views.discard_controls(tid, guard, pv.hand, pv.discards_needed)
     elif pv.phase is Phase.PLAYING and pv.current_trick:
         lines.append(f"Trick {pv.trick_number}: {trick_text(pv.current_trick, view.seats)}")
     of = f" of {pv.hand_count}" if pv.hand_count else ""

@@ -1,23 +1,28 @@
-"""Buttons and selects: DynamicItems whose custom_id carries the table (and the hand).
+"""Buttons and selects: DynamicItems whose custom_id carries the table and the decision.
 
 Why dynamic: the state lives in the custom_id, not in a View object in memory, so every control
 keeps working after a restart (they are registered with `bot.add_dynamic_items`), and a control
-from an earlier hand or a finished game reaches the service, which refuses it politely.
+from an earlier decision or a finished game reaches the service, which refuses it politely.
 
-The items only parse their custom_id; what a click does lives in the cog (`ComponentHandler`),
-reached through `interaction.client.get_cog(COG_NAME)`, so this module imports no cog code.
+Each move control carries the guard of the decision it was drawn for (bot.guard) and builds its
+own `Move` in its callback; the cog (`ComponentHandler`, reached through
+`interaction.client.get_cog(COG_NAME)`) only takes it to the service, so this module imports no
+cog code.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from engine import Card, Suit, sort_hand
+from bot.errors import TableError
+from bot.guard import GUARD_PATTERN, Guard
+from bot.moves import sentence
+from engine import Bid, Card, Discard, Move, NameTrump, Play, Suit, sort_hand
 
 COG_NAME = "OhHell"
 PREFIX = "ohhell:"
@@ -28,9 +33,9 @@ LOBBY_ACTIONS: tuple[tuple[str, str, discord.ButtonStyle], ...] = (
     ("deal", "Deal", discord.ButtonStyle.primary),
     ("cancel", "Cancel", discord.ButtonStyle.danger),
 )
-NO_TRUMP = "N"
 
 
+@runtime_checkable
 class ComponentHandler(Protocol):
     """What the cog does when a control is used (see cogs.ohhell)."""
 
@@ -40,22 +45,31 @@ class ComponentHandler(Protocol):
     async def on_my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         ...
 
-    async def on_move(self, interaction: discord.Interaction, table_id: int, hand: int,
-                      kind: str, move: Any) -> None:
+    async def on_move(self, interaction: discord.Interaction, table_id: int, guard: Guard,
+                      move: Callable[[], Move]) -> None:
+        """`move` builds the move (TableError when the pick is not one), so a bad pick is
+        answered like any refusal."""
         ...
 
 
-async def _handle(item: discord.ui.Item[Any], interaction: discord.Interaction, call: str,
-                  *args: Any) -> None:
+async def _handle(item: discord.ui.Item[Any], interaction: discord.Interaction,
+                  call: Callable[[ComponentHandler], Coroutine[Any, Any, None]]) -> None:
     try:
         cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
-        if cog is None:  # the cog is being reloaded: still answer, never "interaction failed"
+        if not isinstance(cog, ComponentHandler):  # being reloaded: never "interaction failed"
             await interaction.response.send_message(
                 "The card table is restarting; try again in a moment.", ephemeral=True)
             return
-        await getattr(cog, call)(interaction, *args)
+        await call(cog)
     finally:
         release(interaction, item)
+
+
+def _cards(values: Sequence[str]) -> tuple[Card, ...]:
+    try:
+        return tuple(Card.parse(value) for value in values)
+    except ValueError as err:
+        raise TableError(sentence(str(err))) from None
 
 
 def release(interaction: discord.Interaction, item: discord.ui.Item[Any] | None = None) -> None:
@@ -90,7 +104,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["table"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _handle(self, interaction, "on_lobby", self.table_id, self.action)
+        await _handle(self, interaction,
+                      lambda cog: cog.on_lobby(interaction, self.table_id, self.action))
 
 
 class MyHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -108,93 +123,104 @@ class MyHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _handle(self, interaction, "on_my_hand", self.table_id)
+        await _handle(self, interaction, lambda cog: cog.on_my_hand(interaction, self.table_id))
 
 
 class BidButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                template=r"ohhell:bid:(?P<table>\d+):(?P<hand>\d+):(?P<n>\d+)"):
+                template=rf"ohhell:bid:(?P<table>\d+):(?P<guard>{GUARD_PATTERN}):(?P<n>\d+)"):
     """One bid value; the hooked bid is rendered disabled."""
 
-    def __init__(self, table_id: int, hand: int, n: int, *, enabled: bool = True,
+    def __init__(self, table_id: int, guard: Guard, n: int, *, enabled: bool = True,
                  row: int | None = None) -> None:
         super().__init__(discord.ui.Button(
             label=str(n), style=discord.ButtonStyle.primary if enabled else
             discord.ButtonStyle.secondary, disabled=not enabled, row=row,
-            custom_id=f"ohhell:bid:{table_id}:{hand}:{n}"))
-        self.table_id, self.hand, self.n = table_id, hand, n
+            custom_id=f"ohhell:bid:{table_id}:{guard.code()}:{n}"))
+        self.table_id, self.guard, self.n = table_id, guard, n
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> BidButton:
-        return cls(int(match["table"]), int(match["hand"]), int(match["n"]))
+        return cls(int(match["table"]), Guard.from_code(match["guard"]), int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _handle(self, interaction, "on_move", self.table_id, self.hand, "bid", self.n)
+        await _handle(self, interaction, lambda cog: cog.on_move(
+            interaction, self.table_id, self.guard, lambda: Bid(self.n)))
 
 
 class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=r"ohhell:card:(?P<table>\d+):(?P<hand>\d+)"):
+                 template=rf"ohhell:card:(?P<table>\d+):(?P<guard>{GUARD_PATTERN})"):
     """A select of the cards the player may play now (values are card codes like 10H)."""
 
-    def __init__(self, table_id: int, hand: int, cards: Sequence[Card] = ()) -> None:
+    def __init__(self, table_id: int, guard: Guard, cards: Sequence[Card] = ()) -> None:
         options = [discord.SelectOption(label=str(c), value=c.code, description=c.name)
                    for c in cards] or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(custom_id=f"ohhell:card:{table_id}:{hand}",
+        super().__init__(discord.ui.Select(custom_id=f"ohhell:card:{table_id}:{guard.code()}",
                                            placeholder="Play a card", options=options[:25]))
-        self.table_id, self.hand = table_id, hand
+        self.table_id, self.guard = table_id, guard
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> CardSelect:
-        return cls(int(match["table"]), int(match["hand"]))
+        return cls(int(match["table"]), Guard.from_code(match["guard"]))
+
+    def move(self) -> Move:
+        """The card picked, as a Play (TableError when the pick is not a card)."""
+        return Play(*_cards(self.item.values[:1] or ["-"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        card = self.item.values[0] if self.item.values else ""
-        await _handle(self, interaction, "on_move", self.table_id, self.hand, "play", card)
+        await _handle(self, interaction, lambda cog: cog.on_move(
+            interaction, self.table_id, self.guard, self.move))
 
 
 class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                    template=r"ohhell:discard:(?P<table>\d+):(?P<hand>\d+)"):
+                    template=rf"ohhell:discard:(?P<table>\d+):(?P<guard>{GUARD_PATTERN})"):
     """Pick the cards to discard face down (variants with discards)."""
 
-    def __init__(self, table_id: int, hand: int, cards: Sequence[Card] = (),
+    def __init__(self, table_id: int, guard: Guard, cards: Sequence[Card] = (),
                  count: int = 1) -> None:
         options = [discord.SelectOption(label=str(c), value=c.code) for c in cards] or [
             discord.SelectOption(label="-", value="-")]
         count = max(1, min(count, len(options)))
         super().__init__(discord.ui.Select(
-            custom_id=f"ohhell:discard:{table_id}:{hand}", options=options[:25],
+            custom_id=f"ohhell:discard:{table_id}:{guard.code()}", options=options[:25],
             placeholder=f"Discard {count} card{'s' if count > 1 else ''}",
             min_values=count, max_values=count))
-        self.table_id, self.hand = table_id, hand
+        self.table_id, self.guard = table_id, guard
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> DiscardSelect:
-        return cls(int(match["table"]), int(match["hand"]))
+        return cls(int(match["table"]), Guard.from_code(match["guard"]))
+
+    def move(self) -> Move:
+        """The cards picked, as a Discard."""
+        return Discard(_cards(self.item.values))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _handle(self, interaction, "on_move", self.table_id, self.hand, "discard",
-                      list(self.item.values))
+        await _handle(self, interaction, lambda cog: cog.on_move(
+            interaction, self.table_id, self.guard, self.move))
 
 
 class TrumpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"ohhell:trump:(?P<table>\d+):(?P<hand>\d+):(?P<suit>[CDHSN])"):
+                  template=rf"ohhell:trump:(?P<table>\d+):(?P<guard>{GUARD_PATTERN}):(?P<suit>[CDHS])"):
     """The dealer names trump (dealer_picks): one button per suit allowed."""
 
-    def __init__(self, table_id: int, hand: int, suit: str) -> None:
-        label = "No trump" if suit == NO_TRUMP else Suit.parse(suit).symbol
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
-                                           custom_id=f"ohhell:trump:{table_id}:{hand}:{suit}"))
-        self.table_id, self.hand, self.suit = table_id, hand, suit
+    def __init__(self, table_id: int, guard: Guard, suit: Suit) -> None:
+        super().__init__(discord.ui.Button(
+            label=suit.symbol, style=discord.ButtonStyle.primary,
+            custom_id=f"ohhell:trump:{table_id}:{guard.code()}:{suit.letter}"))
+        self.table_id, self.guard, self.suit = table_id, guard, suit
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> TrumpButton:
-        return cls(int(match["table"]), int(match["hand"]), match["suit"])
+        return cls(int(match["table"]), Guard.from_code(match["guard"]),
+                   Suit.parse(match["suit"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _handle(self, interaction, "on_move", self.table_id, self.hand, "trump", self.suit)
+        await _handle(self, interaction, lambda cog: cog.on_move(
+            interaction, self.table_id, self.guard, lambda: NameTrump(self.suit)))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -225,30 +251,31 @@ def table_controls(table_id: int) -> discord.ui.View:
     return view
 
 
-def bid_controls(table_id: int, hand: int, hand_size: int, legal: Sequence[int]) -> discord.ui.View:
+def bid_controls(table_id: int, guard: Guard, hand_size: int,
+                 legal: Sequence[int]) -> discord.ui.View:
     """Bids 0..hand_size, five a row (18 buttons at most for 17 cards: 4 rows)."""
     view = discord.ui.View(timeout=None)
     allowed = set(legal)
     for n in range(min(hand_size, 24) + 1):
-        view.add_item(BidButton(table_id, hand, n, enabled=n in allowed, row=n // 5))
+        view.add_item(BidButton(table_id, guard, n, enabled=n in allowed, row=n // 5))
     return view
 
 
-def play_controls(table_id: int, hand: int, legal: Sequence[Card]) -> discord.ui.View:
+def play_controls(table_id: int, guard: Guard, legal: Sequence[Card]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(CardSelect(table_id, hand, sort_hand(list(legal))))
+    view.add_item(CardSelect(table_id, guard, sort_hand(list(legal))))
     return view
 
 
-def trump_controls(table_id: int, hand: int, suits: Sequence[Suit | None]) -> discord.ui.View:
+def trump_controls(table_id: int, guard: Guard, suits: Sequence[Suit]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for s in suits:
-        view.add_item(TrumpButton(table_id, hand, NO_TRUMP if s is None else s.letter))
+    for suit in suits:
+        view.add_item(TrumpButton(table_id, guard, suit))
     return view
 
 
-def discard_controls(table_id: int, hand: int, cards: Sequence[Card],
+def discard_controls(table_id: int, guard: Guard, cards: Sequence[Card],
                      count: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(DiscardSelect(table_id, hand, sort_hand(list(cards)), count))
+    view.add_item(DiscardSelect(table_id, guard, sort_hand(list(cards)), count))
     return view

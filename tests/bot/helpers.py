@@ -55,20 +55,12 @@ def is_open(service: TableService, table_id: int) -> bool:
 
 
 async def any_move(service: TableService, table_id: int, user_id: int, seed: int = 0) -> None:
-    """A random legal move of whatever kind the phase asks for (bid, card, trump, discards)."""
+    """A random legal move of whatever kind the phase asks for (bid, card, trump, discards),
+    through the one move path with the guard of the decision it answers."""
     from bot.computer import random_move
-    from engine import Phase
+    from bot.guard import Guard
 
     me = service.hand_view(table_id, user_id)
-    move = random_move(me, seed)
-    hand = me.hand_number
-    if me.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
-        await service.bid(table_id, user_id, move, hand)
-    elif me.phase is Phase.PLAYING:
-        await service.play(table_id, user_id, move, hand)
-    elif me.phase is Phase.TRUMP_CHOICE:
-        await service.choose_trump(table_id, user_id, move, hand)
-    elif me.phase is Phase.DISCARD:
-        await service.discard(table_id, user_id, move, hand)
-    else:
+    if not me.to_act:
         raise AssertionError(f"nothing to do in {me.phase}")
+    await service.act(table_id, user_id, random_move(me, seed), Guard.of(me))

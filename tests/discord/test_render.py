@@ -7,7 +7,6 @@ from typing import Any
 
 from bot.events import GameOver, RatingChange, Standing
 from bot.models import SeatView, TableOptions, TableStatus, TableView
-from bot.narrate import public_state
 from cogs import render
 from engine import Game, Phase, Rules
 from tests.discord.limits import check_message
@@ -28,7 +27,7 @@ def _view(game: Game, rules: Rules, status: TableStatus) -> TableView:
     return TableView(table_id=123456789, guild_id=10**18, channel_id=10**18 + 99,
                      message_id=10**18 + 7, host_id=10**18, status=status,
                      options=TableOptions(preset=rules.name, turn_timeout=86_400), rules=rules,
-                     seats=seats, state=public_state(game), deadline=None, warned=False,
+                     seats=seats, state=game.public_state(), deadline=None, warned=False,
                      version=1)
 
 
@@ -65,9 +64,10 @@ def test_long_games_with_seven_long_names_fit() -> None:
 
 
 def test_bid_buttons_for_the_largest_hand_fit() -> None:
+    from bot.guard import Guard
     from cogs import views
 
-    view = views.bid_controls(1, 1, 17, [n for n in range(18) if n != 5])
+    view = views.bid_controls(1, Guard(1, "b"), 17, [n for n in range(18) if n != 5])
     body = {"components": view.to_components(), "embeds": []}
     assert check_message(body) == []
     buttons = [c for row in body["components"] for c in row["components"]]

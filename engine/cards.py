@@ -1,8 +1,11 @@
-"""Cards and suits.
+"""Cards and suits, and the special cards some rule systems add (jokers, Wizards, Jesters).
 
 Cards are interned: there is exactly one object per card, so the hot path compares and hashes
-cheaply, and a deck is a list of shared immutable values. The `kind` slot leaves room for cards
-that are not rank-and-suit (jokers, wizards, jesters) without changing the standard pack.
+cheaply, and a deck is a list of shared immutable values. The 52 standard cards have `index`
+0..51 (search code keeps hands as bit sets over it); special cards follow from 52 on. A special
+card has no suit or rank of its own (`suit` None, `rank` 0): what it is worth depends on the rule
+system and the hand, and the game says so (`PlayerView.card_values`). Packs that hold two alike
+(two plain jokers, four Wizards) get one object each, told apart by a number in the code.
 """
 
 from __future__ import annotations
@@ -72,7 +75,8 @@ class Card:
     removal stay in C on the hot path.
 
     `rank` runs 2..14 (Ace high). `index` is a dense number 0..51 for the standard pack, useful
-    for bit sets and arrays in search code.
+    for bit sets and arrays in search code; special cards (`kind` other than "standard") have
+    indexes from 52, `suit` None and `rank` 0.
     """
 
     __slots__ = ("code", "index", "kind", "rank", "suit")
@@ -105,12 +109,21 @@ class Card:
         raise AttributeError("Card is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:
+        if self.kind != "standard":
+            return (_special_by_code, (self.code,))
         return (Card, (self.rank, int(self.suit)))
+
+    @property
+    def special(self) -> bool:
+        """A joker, Wizard or Jester: a card without a rank and suit of its own."""
+        return self.index >= 52
 
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
 
     def __str__(self) -> str:
+        if self.index >= 52:
+            return _SPECIAL_WORDS[self.kind]
         return RANK_NAMES.get(self.rank, str(self.rank)) + self.suit.symbol
 
     def __repr__(self) -> str:
@@ -118,29 +131,107 @@ class Card:
 
     @property
     def name(self) -> str:
-        """The card in words ("Queen of hearts"), for sentences."""
+        """The card in words ("Queen of hearts", "Wizard"), for sentences."""
+        if self.index >= 52:
+            return _SPECIAL_WORDS[self.kind]
         return f"{_RANK_WORDS.get(self.rank, str(self.rank))} of {self.suit.label}"
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read a card written rank then suit: "AS", "10h", "TH", "Q♦", "q of hearts"."""
-        match = _CARD_TEXT.match(text) if isinstance(text, str) else None
+        """Read a card as a player types it: rank then suit ("AS", "10h", "TH", "Q♦",
+        "q of hearts"), or a special card ("JK", "joker", "High joker", "W", "wizard",
+        "Jester"). A special card named without its number is the first of its kind: the game
+        lets a player play any one of the alike cards they hold."""
+        if not isinstance(text, str):
+            match = None
+        else:
+            special = _SPECIAL_NAMES.get(_squash(text))
+            if special is not None:
+                return special
+            match = _CARD_TEXT.match(text)
         if match is None:
             raise ValueError(
-                f"{text!r} is not a card: write the rank then the suit, like 10H, QS or A♦"
+                f"{text!r} is not a card: write the rank then the suit, like 10H, QS or A♦ "
+                "(or JK, W, Jester for special cards)"
             )
         rank = _RANK_PARSE[match.group(1).upper()]
         return cls(rank, Suit.parse(match.group(2)))
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        return STANDARD_DECK[index]
+        return ALL_CARDS[index]
+
+    @classmethod
+    def _make_special(cls, index: int, kind: str, code: str) -> Card:
+        card = object.__new__(cls)
+        object.__setattr__(card, "rank", 0)
+        object.__setattr__(card, "suit", None)
+        object.__setattr__(card, "index", index)
+        object.__setattr__(card, "kind", kind)
+        object.__setattr__(card, "code", code)
+        return card
 
 
 STANDARD_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in range(2, 15))
 """The 52-card pack in a fixed order (clubs 2..A, diamonds, hearts, spades): `index` order."""
 
+_SPECIAL_WORDS = {
+    "joker": "Joker",
+    "high_joker": "High Joker",
+    "low_joker": "Low Joker",
+    "super_joker": "Super Joker",
+    "loser_joker": "Loser Joker",
+    "wizard": "Wizard",
+    "jester": "Jester",
+}
+_SPECIAL_SPECS = [
+    ("joker", "JK"), ("joker", "JK2"),
+    ("high_joker", "JKH"), ("low_joker", "JKL"),
+    ("super_joker", "JKS"), ("loser_joker", "JKX"),
+    ("wizard", "W1"), ("wizard", "W2"), ("wizard", "W3"), ("wizard", "W4"),
+    ("jester", "N1"), ("jester", "N2"), ("jester", "N3"), ("jester", "N4"),
+]
+SPECIAL_CARDS: tuple[Card, ...] = tuple(
+    Card._make_special(52 + offset, kind, code)
+    for offset, (kind, code) in enumerate(_SPECIAL_SPECS)
+)
+"""Every special card, in `index` order from 52."""
+ALL_CARDS: tuple[Card, ...] = STANDARD_DECK + SPECIAL_CARDS
+"""Every card any rule system uses, `ALL_CARDS[card.index] is card`."""
+
+JOKER, JOKER_2, HIGH_JOKER, LOW_JOKER, SUPER_JOKER, LOSER_JOKER = SPECIAL_CARDS[:6]
+WIZARDS: tuple[Card, ...] = SPECIAL_CARDS[6:10]
+JESTERS: tuple[Card, ...] = SPECIAL_CARDS[10:14]
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\s_\-]+", " ", text.strip().lower())
+
+
+_SPECIAL_NAMES: dict[str, Card] = {card.code.lower(): card for card in SPECIAL_CARDS}
+for _card, _names in (
+    (JOKER, ("joker", "jk", "j k", "🃏", "the joker")),
+    (HIGH_JOKER, ("high joker", "high", "hj", "joker high", "the high joker")),
+    (LOW_JOKER, ("low joker", "low", "joker low", "the low joker")),
+    (SUPER_JOKER, ("super joker", "super", "sj", "joker super", "the super joker")),
+    (LOSER_JOKER, ("loser joker", "loser", "joker loser", "the loser joker")),
+    (WIZARDS[0], ("w", "wizard", "wiz", "a wizard", "the wizard")),
+    (JESTERS[0], ("n", "jester", "a jester", "the jester", "jest")),
+):
+    for _name in _names:
+        _SPECIAL_NAMES[_name] = _card
+
+
+def _special_by_code(code: str) -> Card:
+    return _SPECIAL_NAMES[code.lower()]
+
 
 def sort_hand(cards: list[Card]) -> list[Card]:
-    """A hand as players hold it: by suit, then rank high to low."""
-    return sorted(cards, key=lambda card: (card.suit, -card.rank))
+    """A hand as players hold it: by suit, then rank high to low; special cards last."""
+    return sorted(cards, key=_hand_order)
+
+
+def _hand_order(card: Card) -> int:
+    if card.index >= 52:
+        return card.index * 16
+    return int(card.suit) * 16 + 14 - card.rank

@@ -26,30 +26,44 @@ def shuffled(cards: tuple[Card, ...], rng: random.Random) -> list[Card]:
 _KEYS = struct.Struct("<52Q")
 
 
-def dealt_pack(seed: int, deal_index: int) -> list[Card]:
+def dealt_pack(
+    seed: int, deal_index: int, pack: tuple[Card, ...] = STANDARD_DECK
+) -> list[Card]:
     """The shuffled pack for one deal, a pure function of (seed, deal).
 
     Sorting the cards by 64-bit keys drawn from SHAKE-128 is a uniform shuffle that runs in C,
     so the deal stays cheap, and a snapshot needs no generator state to resume exactly.
     """
-    digest = hashlib.shake_128(f"ohhell:{seed}:{deal_index}".encode()).digest(_KEYS.size)
-    keys = _KEYS.unpack(digest)
-    by_key = dict(zip(keys, STANDARD_DECK, strict=True))
-    if len(by_key) < len(STANDARD_DECK):  # two equal keys: astronomically rare
-        return shuffled(STANDARD_DECK, deal_rng(seed, deal_index))
+    keys_format = _KEYS if len(pack) == 52 else struct.Struct(f"<{len(pack)}Q")
+    digest = hashlib.shake_128(f"ohhell:{seed}:{deal_index}".encode()).digest(keys_format.size)
+    keys = keys_format.unpack(digest)
+    by_key = dict(zip(keys, pack, strict=True))
+    if len(by_key) < len(pack):  # two equal keys: astronomically rare
+        return shuffled(pack, deal_rng(seed, deal_index))
     return list(map(by_key.__getitem__, sorted(keys)))
 
 
 card_index = attrgetter("index")
 
 
+SPECIAL_SLOT = 4
+"""Where a hand keeps its special cards, after the four suit lists."""
+
+
+def slot_of(card: Card) -> int:
+    """The list of a held hand that keeps `card`: its suit, or SPECIAL_SLOT."""
+    return SPECIAL_SLOT if card.index >= 52 else int(card.suit)
+
+
 def by_suit(cards: list[Card]) -> list[list[Card]]:
-    """A hand kept as four suit lists in pack order: following suit and legality become list
-    lookups, and legal cards come out sorted."""
-    held: list[list[Card]] = [[], [], [], []]
+    """A hand kept as four suit lists in pack order, then its special cards: following suit and
+    legality become list lookups, and legal cards come out sorted."""
+    held: list[list[Card]] = [[], [], [], [], []]
     for card in sorted(cards, key=card_index):
-        held[card.suit].append(card)
+        held[slot_of(card)].append(card)
     return held
 
 
-__all__ = ["by_suit", "card_index", "deal_rng", "dealt_pack", "shuffled"]
+__all__ = [
+    "SPECIAL_SLOT", "by_suit", "card_index", "deal_rng", "dealt_pack", "shuffled", "slot_of"
+]

@@ -10,11 +10,12 @@ from __future__ import annotations
 import bisect
 import itertools
 import json
+import random
 from typing import Any
 
-from engine.cards import STANDARD_DECK, Card, Suit, sort_hand
-from engine.deal import by_suit, card_index, deal_rng, dealt_pack, shuffled
-from engine.moves import Bid, Discard, Move, NameTrump, Phase, Play
+from engine.cards import ALL_CARDS, STANDARD_DECK, Card, Suit, sort_hand
+from engine.deal import by_suit, card_index, deal_rng, dealt_pack, shuffled, slot_of
+from engine.moves import Bid, Declaration, Discard, Move, NameTrump, Phase, Play
 from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
 from engine.rules import EXTRA_HAND_LIMIT, MAX_HAND, MAX_HANDS, TARGET_GAME_HAND_LIMIT, Rules
 from engine.scoring import HandRecord, hand_points
@@ -25,6 +26,7 @@ from engine.snapshot import (
     record_from_dict,
     record_to_dict,
 )
+from engine.special import TRUMP, SpecialHand, super_trump_for
 from engine.view import PlayerView, PublicState
 
 
@@ -55,11 +57,16 @@ class _Told:
     """What the move being applied has caused so far (filled in by the steps it runs)."""
 
     __slots__ = (
-        "bidding", "extra_card", "hidden", "next_hand", "scored", "trick", "trump_named", "winners"
+        "bidding", "cards_lost", "declared", "extra_card", "hidden", "next_hand", "scored",
+        "super_trump", "trick", "trump_named", "turned_up", "winners"
     )
 
     def __init__(self) -> None:
         self.hidden = False
+        self.declared: Declaration | None = None
+        self.turned_up: Card | None = None
+        self.super_trump: Card | None = None
+        self.cards_lost = False
         self.trump_named: Suit | None = None
         self.extra_card = False
         self.bidding: BiddingResult | None = None
@@ -84,6 +91,8 @@ class Game:
     _held: list[list[list[Card]]]
     trump_card: Card | None
     trump_suit: Suit | None
+    super_trump: Card | None
+    declarations: dict[Card, Declaration]
     blind: bool
     bids: list[int | None]
     tricks_won: list[int]
@@ -124,11 +133,13 @@ class Game:
         problem = rules.problem(players)
         if problem:
             raise ValueError(problem)
-        game = cls.__new__(cls)
+        game = cls.__new__(_game_class(rules))
         game.players = players
         game.rules = rules
         game.seed = seed
         game._plan = rules.plan(players)
+        if rules.hand_sequence == "random" and rules.hand_sizes is None:
+            game._plan = [deal_rng(seed, -2).randint(1, game._plan[0])]
         game.scores = [0] * players
         game._scoresheet = []
         game.winners = []
@@ -144,8 +155,11 @@ class Game:
         first_deck: list[Card] | None = None
         if deck is not None:
             first_deck = [_parse_card(card) for card in deck]
-            if len(first_deck) != 52 or len(set(first_deck)) != 52:
-                raise ValueError("A deck must hold each of the 52 cards exactly once.")
+            pack = rules.pack(players)
+            if len(first_deck) != len(pack) or set(first_deck) != set(pack):
+                raise ValueError(
+                    f"A deck must hold each of the {len(pack)} cards of this pack exactly once."
+                )
         game._deal(first_deck)
         return game
 
@@ -187,7 +201,7 @@ class Game:
         rules = self.rules
         players = self.players
         if deck is None:
-            deck = dealt_pack(self.seed, self._deal_index)
+            deck = self._shuffled_pack()
         self._deal_index += 1
         removed = rules.removed_cards.get(players, 0)
         if removed:
@@ -198,13 +212,7 @@ class Game:
         # Card i of the pack goes to seat dealer+1+i (mod players); each hand is kept as suit
         # lists in pack order, so legal_cards() comes out sorted without sorting.
         from_left = [(dealer + 1 + offset) % players for offset in range(players)]
-        owner = dict(zip(deck[:dealt], itertools.cycle(from_left)))
-        held: list[list[list[Card]]] = [[[], [], [], []] for _ in range(players)]
-        for card in STANDARD_DECK:
-            seat = owner.get(card)
-            if seat is not None:
-                held[seat][card.suit].append(card)
-        self._held = held
+        self._held = self._hands_from(dict(zip(deck[:dealt], itertools.cycle(from_left))))
         self._stock = deck[dealt:]
         self.hand_size = size
         self.tricks_in_hand = size
@@ -219,6 +227,26 @@ class Game:
         self._pending = []
         self.trump_card = None
         self.trump_suit = None
+        self.super_trump = None
+        self.declarations = {}
+        self._trump_step(deck, dealt)
+
+    def _shuffled_pack(self) -> list[Card]:
+        return dealt_pack(self.seed, self._deal_index)
+
+    def _hands_from(self, owner: dict[Card, int]) -> list[list[list[Card]]]:
+        """Each seat's hand as suit lists in pack order (and an empty list for special cards)."""
+        held: list[list[list[Card]]] = [[[], [], [], [], []] for _ in range(self.players)]
+        for card in STANDARD_DECK:
+            seat = owner.get(card)
+            if seat is not None:
+                held[seat][card.suit].append(card)
+        return held
+
+    def _trump_step(self, deck: list[Card], dealt: int) -> None:
+        """Set trump for the new hand as the rules say, then go on to the next phase."""
+        rules = self.rules
+        dealer = self.dealer
         no_trump = rules.last_hand_no_trump and self._is_last_planned_hand()
         choice = rules.trump_choice
         if no_trump:
@@ -334,8 +362,8 @@ class Game:
 
     def hand_of(self, seat: int) -> list[Card]:
         """A seat's cards. Only for the table service and tests: players get `view(seat)`."""
-        clubs, diamonds, hearts, spades = self._held[seat]
-        return clubs + diamonds + hearts + spades
+        clubs, diamonds, hearts, spades, special = self._held[seat]
+        return clubs + diamonds + hearts + spades + special
 
     def legal_trumps(self) -> list[Suit]:
         return list(Suit) if self.phase is Phase.TRUMP_CHOICE else []
@@ -376,8 +404,13 @@ class Game:
             others = [card for suit in Suit if suit != trump for card in held[suit]]
             if others:
                 return others
-        clubs, diamonds, hearts, spades = held
+        clubs, diamonds, hearts, spades, _special = held
         return clubs + diamonds + hearts + spades
+
+    def legal_declarations(self, card: Card, seat: int | None = None) -> list[Declaration]:
+        """What `card` may be declared as it is played now; empty when it takes no declaration
+        (every card of the standard pack)."""
+        return []
 
     # ----- actions -----
 
@@ -392,10 +425,7 @@ class Game:
         told = self._told = _Told()
         try:
             if move.__class__ is Play:
-                declaration = move.declaration
-                if declaration is not None:
-                    raise IllegalAction("Only a special card is declared as it is played.")
-                self.play(seat, move.card)
+                self._play_move(seat, move)
             elif move.__class__ is Bid:
                 hidden = self.phase is Phase.SIMULTANEOUS_BIDDING
                 self._bid(seat, move.tricks)
@@ -416,6 +446,10 @@ class Game:
             hidden=told.hidden,
             trick_number=trick_number if move.__class__ is Play else None,
             trump_named=told.trump_named,
+            declared=told.declared,
+            turned_up=told.turned_up,
+            super_trump=told.super_trump,
+            cards_lost=told.cards_lost,
             extra_card=told.extra_card,
             bidding=told.bidding,
             trick=told.trick,
@@ -423,6 +457,11 @@ class Game:
             next_hand=told.next_hand,
             winners=told.winners,
         )
+
+    def _play_move(self, seat: int, move: Play) -> None:
+        if move.declaration is not None:
+            raise IllegalAction(f"The {move.card} is not declared: only a joker is.")
+        self.play(seat, move.card)
 
     def choose_trump(self, seat: int, suit: Suit | str) -> None:
         """Name trump (the dealer, in dealer_picks); a thin door onto `apply`."""
@@ -461,20 +500,26 @@ class Game:
             raise IllegalAction("It is not time to discard.")
         if seat not in self._pending:
             raise IllegalAction("You have already discarded this hand.")
-        needed = self.rules.discards_for(self.players)
+        needed = self._discards_needed()
         if len(chosen) != needed or len(set(chosen)) != needed:
             raise IllegalAction(f"Discard exactly {needed} different cards.")
         held = self._held[seat]
         for card in chosen:
-            if card not in held[card.suit]:
+            if card not in held[slot_of(card)]:
                 raise IllegalAction(f"You do not hold the {card}.")
         for card in chosen:
-            held[card.suit].remove(card)
-        self.discarded[seat] = chosen
+            held[slot_of(card)].remove(card)
+        self.discarded[seat] = self.discarded[seat] + chosen
         self._pending.remove(seat)
         if not self._pending:
-            self.tricks_in_hand = self.hand_size - needed
-            self._start_bidding()
+            self._discards_done(needed)
+
+    def _discards_needed(self) -> int:
+        return self.rules.discards_for(self.players)
+
+    def _discards_done(self, needed: int) -> None:
+        self.tricks_in_hand = self.hand_size - needed
+        self._start_bidding()
 
     def _bid(self, seat: int, tricks: int) -> None:
         phase = self.phase
@@ -500,14 +545,18 @@ class Game:
         if phase is Phase.SIMULTANEOUS_BIDDING:
             self._pending.remove(seat)
             if not self._pending:
-                self._start_play()
+                self._bids_complete()
             return
         if seat == self.dealer:
             if self._extra_card_possible() and self.bid_total == self.tricks_in_hand:
                 self._deal_extra_card()
-            self._start_play()
+            self._bids_complete()
         else:
             self.turn = (seat + 1) % self.players
+
+    def _bids_complete(self) -> None:
+        """Every bid is in: play starts (special rules may first take a step of their own)."""
+        self._start_play()
 
     def _deal_extra_card(self) -> None:
         for seat in self._seats_from_left():
@@ -661,6 +710,8 @@ class Game:
     def _end_game(self) -> None:
         top = max(self.scores)
         self.winners = [seat for seat, score in enumerate(self.scores) if score == top]
+        if self.rules.winner_rule == "exact_bid":
+            self.winners = exact_bid_winners(self._scoresheet[-1])
         for seat in self.winners:
             self.scores[seat] += self.rules.winner_bonus
         self.phase = Phase.GAME_OVER
@@ -682,6 +733,7 @@ class Game:
             bids = tuple(bid if other == seat else None for other, bid in enumerate(self.bids))
         else:
             bids = tuple(self.bids)
+        legal_cards = tuple(sort_hand(self.legal_cards(seat)))
         return PlayerView(
             seat=seat,
             players=self.players,
@@ -696,6 +748,7 @@ class Game:
             tricks_in_hand=self.tricks_in_hand,
             trump_card=self.trump_card,
             trump_suit=self.trump_suit,
+            super_trump=self.super_trump,
             blind=self.blind,
             hand=() if hidden_hand else tuple(sort_hand(self.hand_of(seat))),
             discarded=tuple(self.discarded[seat]),
@@ -704,13 +757,21 @@ class Game:
             hook_bid=self.hook_bid,
             tricks_won=tuple(self.tricks_won),
             current_trick=tuple(self.current_trick),
+            led_suit=self.led_suit,
+            declarations=tuple(self.declarations.items()),
             tricks_played=tuple(self._tricks_played),
             trick_number=self.trick_number,
             trump_broken=self.trump_broken,
             scores=tuple(self.scores),
             scoresheet=tuple(self._scoresheet),
             legal_bids=tuple(self.legal_bids(seat)),
-            legal_cards=tuple(sort_hand(self.legal_cards(seat))),
+            legal_cards=legal_cards,
+            legal_declarations=tuple(
+                (card, tuple(options))
+                for card in legal_cards
+                if (options := self.legal_declarations(card, seat))
+            ),
+            card_values=self.card_values(),
             legal_trumps=tuple(self.legal_trumps()) if seat == self.turn else (),
             discards_needed=(
                 self.rules.discards_for(self.players) if seat in self._pending
@@ -718,6 +779,11 @@ class Game:
             ),
             winners=tuple(self.winners),
         )
+
+    def card_values(self) -> tuple[tuple[Card, str], ...]:
+        """What each special card (and the Super Trump) is worth this hand, in words; empty for
+        the standard pack."""
+        return ()
 
     def public_state(self) -> PublicState:
         """What everyone at the table may see (hidden simultaneous bids stay hidden)."""
@@ -737,9 +803,11 @@ class Game:
             actor_seats=tuple(self.actor_seats()),
             trump_card=self.trump_card,
             trump_suit=self.trump_suit,
+            super_trump=self.super_trump,
             bids=bids,
             tricks_won=tuple(self.tricks_won),
             current_trick=tuple(self.current_trick),
+            declarations=tuple(self.declarations.items()),
             last_trick=self.last_trick,
             trick_number=self.trick_number,
             scores=tuple(self.scores),
@@ -774,6 +842,11 @@ class Game:
             "discarded": [card_codes(cards) for cards in self.discarded],
             "trump_card": self.trump_card.code if self.trump_card else None,
             "trump_suit": self.trump_suit.letter if self.trump_suit is not None else None,
+            "super_trump": self.super_trump.code if self.super_trump else None,
+            "declarations": [
+                [card.code, declaration.code()] for card, declaration in self.declarations.items()
+            ],
+            "plan": self._plan,
             "blind": self.blind,
             "bids": self.bids,
             "tricks_won": self.tricks_won,
@@ -799,11 +872,17 @@ class Game:
 
     @classmethod
     def _from_dict(cls, data: dict[str, Any]) -> Game:
-        game = cls.__new__(cls)
+        rules = Rules.model_validate(data["rules"])
+        game = cls.__new__(_game_class(rules))
         game.players = int(data["players"])
-        game.rules = Rules.model_validate(data["rules"])
+        game.rules = rules
         game.seed = data["seed"]
-        game._plan = game.rules.plan(game.players)
+        plan = data.get("plan") or game.rules.plan(int(data["players"]))
+        if not isinstance(plan, list) or not plan or not all(
+            _whole(size) and 1 <= size <= MAX_HAND for size in plan
+        ):
+            raise ValueError("the snapshot's hand sizes are not a list of hand sizes")
+        game._plan = plan
         game._deal_index = data["deal_index"]
         game._cache_rule_flags()
         game._extra_hands = data["extra_hands"]
@@ -819,6 +898,12 @@ class Game:
         game.discarded = [cards_from_codes(codes) for codes in data["discarded"]]
         game.trump_card = Card.parse(data["trump_card"]) if data["trump_card"] else None
         game.trump_suit = Suit.parse(data["trump_suit"]) if data["trump_suit"] else None
+        super_trump = data.get("super_trump")
+        game.super_trump = Card.parse(super_trump) if super_trump else None
+        game.declarations = {
+            Card.parse(code): Declaration.from_code(declared)
+            for code, declared in data.get("declarations", [])
+        }
         game.blind = data["blind"]
         game.bids = list(data["bids"])
         game.tricks_won = list(data["tricks_won"])
@@ -832,6 +917,7 @@ class Game:
         game.scores = list(data["scores"])
         game._scoresheet = [record_from_dict(record) for record in data["scoresheet"]]
         game.winners = list(data["winners"])
+        game._restored()
         problem = game._unsound()
         if problem:
             raise ValueError(f"unsound game snapshot: {problem}")
@@ -929,9 +1015,11 @@ class Game:
         if len(set(every_card)) != len(every_card):
             return "a card is in two places"
         if phase is Phase.GAME_OVER:
-            if any(self._held[seat] != [[], [], [], []] for seat in seats):
+            if any(self._held[seat] != [[], [], [], [], []] for seat in seats):
                 return "cards are still held after the game"
-            return None if self.winners and set(self.winners) <= set(seats) else "no winners"
+            if not self.winners and self.rules.winner_rule != "exact_bid":
+                return "no winners"
+            return None if set(self.winners) <= set(seats) else "a winner out of range"
         if len(every_card) != self.rules.pack_size(players):
             return "cards are missing from the pack"
         for seat in seats:
@@ -941,11 +1029,14 @@ class Game:
             elif phase is Phase.DISCARD or phase is Phase.TRUMP_CHOICE:
                 expected = self.hand_size - (
                     0 if seat in self._pending or phase is Phase.TRUMP_CHOICE
-                    else self.rules.discards_for(players)
+                    else self._discards_needed()
                 )
             if len(self.hand_of(seat)) != expected:
                 return f"seat {seat} holds {len(self.hand_of(seat))} cards, not {expected}"
         return None
+
+    def _restored(self) -> None:
+        """Rebuild what a snapshot does not store (special rules: the hand's card meanings)."""
 
     def copy(self) -> Game:
         """An independent copy, for trying an action without touching the original."""
@@ -958,3 +1049,239 @@ class Game:
         )
 
 
+
+
+def exact_bid_winners(record: HandRecord) -> list[int]:
+    """Quick's winner rule: the players who made their exact bid, the highest such bid first;
+    nobody when nobody made it."""
+    made = [seat for seat, made in enumerate(record.made) if made]
+    if not made:
+        return []
+    top = max(record.bids[seat] for seat in made)
+    return [seat for seat in made if record.bids[seat] == top]
+
+
+class SpecialGame(Game):
+    """A game whose pack holds jokers, Wizards or Jesters (RULES.md section 4).
+
+    `Game.new` and `Game.from_json` hand one out when the rules add special cards, so the
+    standard pack's play path stays free of every special-card branch. Each special step is its
+    own phase or move: a joker's declaration goes with its Play; a turned Wizard waits for the
+    dealer's NameTrump; in super_screw the bids come first, then even bids cost a card (or deal
+    a second one), then the trump card is turned.
+    """
+
+    _hand: SpecialHand
+    _losing: bool = False
+
+    # ----- the deal -----
+
+    def _shuffled_pack(self) -> list[Card]:
+        return dealt_pack(self.seed, self._deal_index, tuple(self.rules.pack(self.players)))
+
+    def _hands_from(self, owner: dict[Card, int]) -> list[list[list[Card]]]:
+        held: list[list[list[Card]]] = [[[], [], [], [], []] for _ in range(self.players)]
+        for card in ALL_CARDS:
+            seat = owner.get(card)
+            if seat is not None:
+                held[seat][slot_of(card)].append(card)
+        return held
+
+    def _trump_step(self, deck: list[Card], dealt: int) -> None:
+        rules = self.rules
+        self._losing = False
+        no_trump = rules.last_hand_no_trump and self._is_last_planned_hand()
+        choice = rules.trump_choice
+        if choice == "turn_up" and not no_trump:
+            if rules.bid_before_trump:
+                self._after_trump()  # the card is turned once every bid is in
+                return
+            if self._turn_up():
+                return  # a turned Wizard: the dealer names trump
+            self._after_trump()
+            return
+        super()._trump_step(deck, dealt)
+
+    def _turn_up(self) -> bool:
+        """Turn the next card for trump; True when it is a Wizard and the dealer must name trump."""
+        if not self._stock:
+            return False
+        card = self._stock.pop(0)
+        self.trump_card = card
+        self.trump_suit = card.suit if card.index < 52 else None
+        if self.rules.special_cards == "super_screw":
+            self.super_trump = super_trump_for(card)
+        told = self._told
+        if told is not None:
+            told.turned_up = card
+            told.trump_named = self.trump_suit
+            told.super_trump = self.super_trump
+        if card.kind == "wizard":
+            self.phase = Phase.TRUMP_CHOICE
+            self.turn = self.dealer
+            self._refresh()
+            return True
+        return False
+
+    def _after_trump(self) -> None:
+        self._refresh()
+        super()._after_trump()
+
+    def _refresh(self) -> None:
+        self._hand = SpecialHand(
+            self.rules.special_cards, self.trump_suit, self.trump_card, self.super_trump
+        )
+
+    def _restored(self) -> None:
+        self._losing = self.phase is Phase.DISCARD and all(
+            bid is not None for bid in self.bids
+        )
+        self._refresh()
+
+    # ----- bids that add up (super_screw) -----
+
+    def _bids_complete(self) -> None:
+        rules = self.rules
+        even = self.bid_total == self.tricks_in_hand
+        if even and rules.card_loss != "none":
+            if self.hand_size == 1:
+                if len(self._stock) > self.players:
+                    self._deal_second_card()
+            elif rules.card_loss == "choice":
+                self._losing = True
+                self.phase = Phase.DISCARD
+                self.turn = None
+                self._pending = list(self._seats_from_left())
+                return
+            else:
+                self._lose_random_cards()
+        self._after_bids()
+
+    def _after_bids(self) -> None:
+        if self.rules.bid_before_trump and self.rules.trump_choice == "turn_up":
+            self._turn_up()
+        self._refresh()
+        self._start_play()
+
+    def _deal_second_card(self) -> None:
+        for seat in self._seats_from_left():
+            card = self._stock.pop(0)
+            held = self._held[seat][slot_of(card)]
+            bisect.insort(held, card, key=card_index)
+        self.hand_size += 1
+        self.tricks_in_hand += 1
+        if self._told is not None:
+            self._told.extra_card = True
+
+    def _lose_random_cards(self) -> None:
+        """Each player's left neighbour takes one card from them blind; it leaves play."""
+        rng = random.Random(f"ohhell:{self.seed}:{self._deal_index}:loss")
+        for seat in self._seats_from_left():
+            cards = self.hand_of(seat)
+            card = cards[int(rng.random() * len(cards))]
+            self._held[seat][slot_of(card)].remove(card)
+            self.discarded[seat] = self.discarded[seat] + [card]
+        self.tricks_in_hand -= 1
+        if self._told is not None:
+            self._told.cards_lost = True
+
+    def _discards_needed(self) -> int:
+        return 1 if self._losing else super()._discards_needed()
+
+    def _discards_done(self, needed: int) -> None:
+        if not self._losing:
+            super()._discards_done(needed)
+            return
+        self._losing = False
+        self.tricks_in_hand = self.hand_size - 1
+        if self._told is not None:
+            self._told.cards_lost = True
+        self._after_bids()
+
+    # ----- play -----
+
+    @property
+    def led_suit(self) -> Suit | None:
+        if not self.current_trick:
+            return None
+        return self._hand.led_suit(self.current_trick, self.declarations)
+
+    def legal_cards(self, seat: int | None = None) -> list[Card]:
+        turn = self.turn
+        if self.phase is not _PLAYING or (seat is not None and seat != turn):
+            return []
+        assert turn is not None
+        held = self.hand_of(turn)
+        return self._hand.legal(held, self.current_trick, self.declarations,
+                                self.trick_number == 1)
+
+    def legal_declarations(self, card: Card, seat: int | None = None) -> list[Declaration]:
+        turn = self.turn
+        if self.phase is not _PLAYING or (seat is not None and seat != turn) or turn is None:
+            return []
+        held = self.hand_of(turn)
+        return list(self._hand.declarations_for(card, held, self.current_trick,
+                                                self.declarations))
+
+    def _play_move(self, seat: int, move: Play) -> None:
+        self.play(seat, move.card, move.declaration)
+
+    def play(
+        self, seat: int, card: Card | str, declaration: Declaration | None = None
+    ) -> None:
+        """Play a card; a joker that asks for it is played with its declaration."""
+        if self.phase is not _PLAYING:
+            raise IllegalAction("It is not time to play a card.")
+        if seat != self.turn:
+            raise IllegalAction("It is not your turn to play.")
+        if card.__class__ is not Card:
+            card = _parse_card(card)
+        assert isinstance(card, Card)
+        held = self.hand_of(seat)
+        if card not in held:
+            alike = next((other for other in held if card.index >= 52 and
+                          other.kind == card.kind), None)
+            if alike is None:
+                article = "a" if card.index >= 52 else "the"
+                raise IllegalAction(f"You do not hold {article} {card}.")
+            card = alike
+        hand = self._hand
+        trick = self.current_trick
+        declarations = self.declarations
+        refusal = hand.refusal(card, held, trick, declarations, self.trick_number == 1)
+        if refusal is None:
+            refusal = hand.declaration_refusal(card, declaration, held, trick, declarations)
+        if refusal is not None:
+            raise IllegalAction(refusal)
+        if declaration is None:
+            declaration = hand.auto_declaration(card, declarations)
+        self._held[seat][slot_of(card)].remove(card)
+        if declaration is not None:
+            declarations[card] = declaration
+        if self._told is not None:
+            self._told.declared = declaration
+        trick.append((seat, card))
+        if len(trick) == self.players:
+            self._finish_trick(trick)
+        else:
+            self.turn = (seat + 1) % self.players
+
+    def _trick_winner(self, trick: list[tuple[int, Card]] | Trick) -> tuple[int, bool]:
+        hand = self._hand
+        declarations = self.declarations
+        winner = hand.winner(trick, declarations)
+        trumped = any(
+            hand.key(card, declarations.get(card), None)[0] == TRUMP
+            for seat, card in trick
+            if seat == winner
+        )
+        return winner, trumped
+
+    def card_values(self) -> tuple[tuple[Card, str], ...]:
+        if self.phase is Phase.GAME_OVER:
+            return ()
+        return self._hand.card_values(self.rules.special_pack(), self.declarations)
+
+
+def _game_class(rules: Rules) -> type[Game]:
+    return Game if rules.special_cards == "none" else SpecialGame

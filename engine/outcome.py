@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from engine.cards import Card, Suit
-from engine.moves import Move, Phase
+from engine.moves import Declaration, Move, Phase
 from engine.scoring import HandRecord
 
 Trick: TypeAlias = tuple[tuple[int, Card], ...]
@@ -63,7 +63,12 @@ class Outcome:
 
     `hidden` is set when the move itself is secret from the other seats (a simultaneous bid).
     `trump_named` is the suit named by this move, or trump set as a consequence of it.
-    `extra_card` says the hook bid dealt everyone one more card (extra_card preset).
+    `declared` is what a played joker was declared, or the value it took by itself (the second
+    joker in Blackout). `turned_up` is the trump card turned because of this move (after the
+    bids, in super_screw), with its `super_trump`. `cards_lost` says the bids added up and every
+    player lost a card (each sees their own in `PlayerView.discarded`). `extra_card` says
+    everyone was dealt one more card: the hook bid in extra_card, or even bids in a 1-card hand
+    of super_screw.
     """
 
     seat: int
@@ -72,6 +77,10 @@ class Outcome:
     hidden: bool = False
     trick_number: int | None = None
     trump_named: Suit | None = None
+    declared: Declaration | None = None
+    turned_up: Card | None = None
+    super_trump: Card | None = None
+    cards_lost: bool = False
     extra_card: bool = False
     bidding: BiddingResult | None = None
     trick: TrickResult | None = None

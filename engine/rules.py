@@ -10,9 +10,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engine.cards import Suit
+from engine.cards import (
+    HIGH_JOKER,
+    JESTERS,
+    JOKER,
+    JOKER_2,
+    LOSER_JOKER,
+    LOW_JOKER,
+    STANDARD_DECK,
+    SUPER_JOKER,
+    WIZARDS,
+    Card,
+    Suit,
+)
 
-HandSequence = Literal["down_up", "up_down", "up", "down", "fixed"]
+HandSequence = Literal["down_up", "up_down", "up", "down", "fixed", "random"]
 Scoring = Literal["common", "strict", "penalty", "bonus_only", "wizard"]
 ZeroBid = Literal["standard", "five_plus_hand", "five", "ten"]
 TrumpChoice = Literal["turn_up", "dealer_picks", "rotation", "dealer_last_card"]
@@ -21,6 +33,12 @@ Bidding = Literal["sequential", "simultaneous"]
 Tiebreak = Literal["share", "extra_hands"]
 GameEnd = Literal["sequence", "target"]
 FirstDealer = Literal["draw", "first_jack"]
+SpecialCards = Literal[
+    "none", "joker_high", "joker_dup", "love_that_joker", "blackout_jokers", "super_screw",
+    "wizard",
+]
+CardLoss = Literal["none", "random", "choice"]
+WinnerRule = Literal["points", "exact_bid"]
 
 PACK_SIZE = 52
 TARGET_GAME_HAND_LIMIT = 60
@@ -56,6 +74,14 @@ class Rules(BaseModel):
         default_factory=dict,
         description="players -> cards taken off the bottom of the pack before dealing (Oh! Well)",
     )
+    special_cards: SpecialCards = Field(
+        "none", description="the special cards added and the rules they play by (section 4)"
+    )
+    wizards: int = Field(2, ge=1, le=4, description="Wizards, and as many Jesters (wizard)")
+    removed_ranks: dict[int, list[int]] = Field(
+        default_factory=dict,
+        description="players -> ranks taken out of the pack (Blackout with Jokers: the 2s)",
+    )
     hand_sequence: HandSequence = "down_up"
     max_hand: int | None = Field(
         None, ge=1, le=MAX_HAND,
@@ -68,6 +94,9 @@ class Rules(BaseModel):
     hand_count: int | None = Field(
         None, ge=1, le=MAX_HANDS,
         description="hands in a fixed sequence, or a limit on up/down sequences"
+    )
+    deals_per_seat: int | None = Field(
+        None, ge=1, description="a fixed sequence of this many deals per player"
     )
     hand_sizes: list[int] | None = Field(
         None, max_length=MAX_HANDS,
@@ -84,6 +113,14 @@ class Rules(BaseModel):
     # Bidding.
     hook: bool = True
     bidding: Bidding = "sequential"
+    bid_before_trump: bool = Field(
+        False, description="the trump card is turned only after every bid is in (super_screw)"
+    )
+    card_loss: CardLoss = Field(
+        "none",
+        description="bids adding up to the tricks cost every player a card (random or chosen); "
+        "a 1-card hand deals everyone a second card instead",
+    )
     blind_hand: int | None = Field(
         None, ge=1, le=MAX_HANDS,
         description="1-based number of the hand bid before the cards are seen"
@@ -104,6 +141,9 @@ class Rules(BaseModel):
     winner_bonus: int = Field(0, ge=0, le=1_000)
     tiebreak: Tiebreak = "share"
     game_end: GameEnd = "sequence"
+    winner_rule: WinnerRule = Field(
+        "points", description="exact_bid: the winner made the exact bid, the higher bid first"
+    )
     target_score: int = Field(100, ge=1, le=10_000)
     first_dealer: FirstDealer = "draw"
 
@@ -131,10 +171,37 @@ class Rules(BaseModel):
             return "An explicit hand sequence needs at least one hand."
         if self.hand_sizes and any(size < 1 for size in self.hand_sizes):
             return "Every hand needs at least one card."
-        if self.hand_sequence == "fixed" and self.hand_count is None and self.game_end != "target":
+        if (
+            self.hand_sequence == "fixed"
+            and self.hand_count is None
+            and self.deals_per_seat is None
+            and self.game_end != "target"
+        ):
             return "A fixed hand size needs a number of hands (or a target score)."
         if self.bidding == "simultaneous" and self.extra_card:
             return "The extra card needs the dealer to bid last, so not with simultaneous bids."
+        if self.special_cards != "none":
+            clash = [
+                text
+                for flag, text in (
+                    (self.discards > 0, "discards"),
+                    (self.extra_card, "the extra card"),
+                    (self.must_trump, "must-trump"),
+                    (self.trump_lead == "after_broken", "trumps led only once broken"),
+                    (self.trump_choice == "dealer_last_card", "the dealer's last card as trump"),
+                )
+                if flag
+            ]
+            if clash:
+                return f"Special cards do not combine with {clash[0]}."
+        if self.bid_before_trump and self.trump_choice != "turn_up":
+            return "Bidding before the trump card is turned needs a turned trump card."
+        if self.card_loss != "none" and (self.discards or self.extra_card):
+            return "Losing a card for even bids does not combine with discards or the extra card."
+        if self.hand_sequence == "random" and self.hand_sizes is None and (
+            self.hand_count not in (None, 1)
+        ):
+            return "A hand of random size is a one-hand game."
         if players is None:
             return None
         if not self.min_players <= players <= self.max_players:
@@ -183,8 +250,36 @@ class Rules(BaseModel):
 
     # ----- derived facts for a table -----
 
+    def pack(self, players: int) -> list[Card]:
+        """The cards in play at this table, in `index` order (before any are taken off the
+        bottom for `removed_cards`)."""
+        removed = set(self.removed_ranks.get(players, ()))
+        cards = [card for card in STANDARD_DECK if card.rank not in removed]
+        return cards + list(self.special_pack())
+
+    def special_pack(self) -> tuple[Card, ...]:
+        """The special cards these rules add to the 52."""
+        special = self.special_cards
+        if special in ("joker_high", "joker_dup"):
+            return (JOKER,)
+        if special == "love_that_joker":
+            return (HIGH_JOKER, LOW_JOKER)
+        if special == "blackout_jokers":
+            return (JOKER, JOKER_2)
+        if special == "super_screw":
+            return (SUPER_JOKER, LOSER_JOKER)
+        if special == "wizard":
+            return WIZARDS[: self.wizards] + JESTERS[: self.wizards]
+        return ()
+
     def pack_size(self, players: int) -> int:
-        return PACK_SIZE - self.removed_cards.get(players, 0)
+        removed = self.removed_ranks.get(players, ())
+        return (
+            PACK_SIZE
+            - 4 * len(set(removed))
+            + len(self.special_pack())
+            - self.removed_cards.get(players, 0)
+        )
 
     def discards_for(self, players: int) -> int:
         if players >= 6 and self.discards_six_plus is not None:
@@ -225,9 +320,13 @@ class Rules(BaseModel):
                 sizes = up
             elif self.hand_sequence == "down":
                 sizes = down
+            elif self.hand_sequence == "random":
+                sizes = [most]  # the largest it may be: the game draws the size (Game.new)
+            elif self.deals_per_seat is not None:
+                sizes = [most] * (self.deals_per_seat * players)
             else:
                 sizes = [most] * (self.hand_count or 1)
-            if self.hand_count is not None and self.hand_sequence != "fixed":
+            if self.hand_count is not None and self.hand_sequence not in ("fixed", "random"):
                 sizes = sizes[: self.hand_count]
         if discards and min(sizes) <= discards:
             raise ValueError(
@@ -251,13 +350,24 @@ class Rules(BaseModel):
         return cls(name=key, **fields)
 
     @classmethod
-    def preset_names(cls) -> list[str]:
-        return list(PRESETS)
+    def preset_names(cls, special_cards: bool = False) -> list[str]:
+        """The presets' names. Those with special cards (jokers, Wizards, Jesters) come only
+        when asked for: a front end offers them once it can ask for a joker's declaration."""
+        return [
+            name
+            for name, fields in PRESETS.items()
+            if special_cards or fields.get("special_cards", "none") == "none"
+        ]
 
     def describe(self, players: int | None = None) -> list[str]:
         """The rules in a few plain lines, for `/ohhell rules`."""
-        lines = [f"{self.min_players}-{self.max_players} players, one 52-card pack."]
-        if players is not None:
+        lines = [f"{self.min_players}-{self.max_players} players, {_pack_text(self)}."]
+        if players is not None and self.hand_sequence == "random" and not self.hand_sizes:
+            lines.append(
+                f"With {players} players: one hand of 1 to {self.plan(players)[0]} cards, "
+                "drawn at random."
+            )
+        elif players is not None:
             sizes = self.plan(players)
             lines.append(
                 f"With {players} players: {len(sizes)} hands of {_sizes_text(sizes)} cards."
@@ -265,6 +375,7 @@ class Rules(BaseModel):
         else:
             lines.append(_sequence_text(self))
         lines.append(_trump_text(self))
+        lines.extend(SPECIAL_TEXT.get(self.special_cards, []))
         if self.discards:
             extra = (
                 f" ({self.discards_six_plus} with 6 or more players)"
@@ -276,6 +387,14 @@ class Rules(BaseModel):
             )
         if self.bidding == "simultaneous":
             lines.append("Everyone bids at once; the bids are shown together.")
+        if self.bid_before_trump:
+            lines.append("The bids come first; the trump card is turned after them.")
+        if self.card_loss != "none":
+            how = "a random card" if self.card_loss == "random" else "a card of their choice"
+            lines.append(
+                f"If the bids add up to the tricks, every player loses {how} (it leaves play); "
+                "in a 1-card hand everyone is dealt a second card instead."
+            )
         else:
             lines.append("Bidding goes clockwise from the dealer's left; the dealer bids last.")
         if self.hook and self.bidding == "sequential":
@@ -304,6 +423,12 @@ class Rules(BaseModel):
         if self.zero_bid != "standard":
             scoring += " " + _ZERO_BID_TEXT[self.zero_bid]
         lines.append(scoring)
+        if self.winner_rule == "exact_bid":
+            lines.append(
+                "No scoresheet: the winner is whoever made the exact bid, the higher bid "
+                "breaking ties; if nobody made it, nobody wins."
+            )
+            return lines
         if self.game_end == "target":
             lines.append(f"The game ends when someone reaches {self.target_score} points.")
         ties = (
@@ -339,9 +464,68 @@ def _sequence_text(rules: Rules) -> str:
         "up_down": f"Hands go up from 1 card to {most} and back down.",
         "up": f"Hands go up from 1 card to {most}.",
         "down": f"Hands go down from {most} cards to 1.",
+        "random": f"One hand of a random size, from 1 card up to {most}.",
         "fixed": f"Every hand has {most} cards"
         + (f", {rules.hand_count} hands." if rules.hand_count else "."),
     }[rules.hand_sequence]
+
+
+def _pack_text(rules: Rules) -> str:
+    extra = rules.special_pack()
+    if not extra:
+        return "one 52-card pack"
+    names: dict[str, int] = {}
+    for card in extra:
+        names[str(card)] = names.get(str(card), 0) + 1
+    added = " and ".join(
+        f"{count} {name}s" if count > 1 else f"a {name}" for name, count in names.items()
+    )
+    removed = "".join(
+        f" (with {players} players the {', '.join(str(rank) for rank in ranks)}s come out)"
+        for players, ranks in sorted(rules.removed_ranks.items())
+    )
+    return f"a 52-card pack plus {added}{removed}"
+
+
+SPECIAL_TEXT: dict[str, list[str]] = {
+    "joker_high": [
+        "The joker is the highest trump, above the Ace, and follows trumps (play it to a trump "
+        "lead when it is your only trump). A turned joker means no trump; then a held joker "
+        "beats every card and may be played at any time.",
+    ],
+    "joker_dup": [
+        "The joker is a copy of the turned card (turn the 8♥: the joker is an 8♥, a trump); "
+        "when both fall in one trick the one played first wins. A turned joker means no trump.",
+    ],
+    "love_that_joker": [
+        "Two jokers, High and Low, may be played to any trick at any time. Say what it is as "
+        "you play it: a suit and high (above its Ace) or low (below its 2), like 'High trump' "
+        "or 'Low diamond'. If a plain suit is led and you can follow it, your joker may not be "
+        "trump. Same declaration in one trick: the High joker wins.",
+        "A turned joker means no trump, except that the other joker may be declared trump.",
+    ],
+    "blackout_jokers": [
+        "All cards are dealt: none is turned.",
+        "Jokers may not be led unless you hold nothing else, and not played to the first trick "
+        "unless the Ace of trumps was led to it; otherwise any time. The first joker played in "
+        "a hand is declared high (wins the trick) or low (loses); the second is the opposite. "
+        "After a led joker the first other card sets the suit.",
+    ],
+    "super_screw": [
+        "Above the Ace of trumps: the Super Joker, the Loser Joker, then the Super Trump (the "
+        "turned card's rank in the other suit of its colour: turn 5♠, the 5♣). The Super Trump "
+        "follows its own suit; played, it beats all but a joker.",
+        "Jokers may be played to any trick; a led joker sets no suit. A turned joker: no trump "
+        "and no Super Trump.",
+    ],
+    "wizard": [
+        "Wizards and Jesters may be played at any time. The first Wizard in a trick wins it; a "
+        "Jester always loses (all Jesters: the first wins). A led Wizard frees everyone from "
+        "following; after a led Jester the first number card sets the suit.",
+        "A turned Jester means no trump; a turned Wizard lets the dealer name trump.",
+    ],
+}
+"""The special-card rules in plain words, for `/ohhell rules`."""
 
 
 def _trump_text(rules: Rules) -> str:
@@ -460,5 +644,71 @@ PRESETS: dict[str, dict[str, Any]] = {
         "discards": 2,
         "discards_six_plus": 1,
         "scoring": "strict",
+    },
+    "joker_high": {**_CLASSIC, "title": "Joker High", "special_cards": "joker_high"},
+    "joker_dup": {
+        **_CLASSIC,
+        "title": "Joker as the turned card",
+        "special_cards": "joker_dup",
+    },
+    "love_that_joker": {
+        **_CLASSIC,
+        "title": "Love That Joker (High and Low jokers)",
+        "special_cards": "love_that_joker",
+    },
+    "blackout_jokers": {
+        "title": "Blackout with Jokers",
+        "min_players": 5,
+        "max_players": 6,
+        "special_cards": "blackout_jokers",
+        "removed_ranks": {5: [2]},
+        "hand_sequence": "fixed",
+        "reserve_cards": 0,
+        "deals_per_seat": 1,
+        "trump_choice": "rotation",
+        "trump_rotation": [Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES],
+        "hook": True,
+        "scoring": "common",
+    },
+    "super_screw": {
+        **_CLASSIC,
+        "title": "Super Screw Your Neighbour",
+        "special_cards": "super_screw",
+        "bidding": "simultaneous",
+        "bid_before_trump": True,
+        "card_loss": "random",
+        "hook": False,
+    },
+    "wizard_lite": {
+        "title": "Wizard lite (2 Wizards, 2 Jesters)",
+        "max_players": 6,
+        "special_cards": "wizard",
+        "wizards": 2,
+        "hand_sequence": "up",
+        "reserve_cards": 0,
+        "hook": False,
+        "scoring": "wizard",
+    },
+    "wizard": {
+        "title": "Wizard (4 Wizards, 4 Jesters)",
+        "max_players": 6,
+        "special_cards": "wizard",
+        "wizards": 4,
+        "hand_sequence": "up",
+        "reserve_cards": 0,
+        "hook": False,
+        "scoring": "wizard",
+    },
+    "quick": {
+        **_CLASSIC,
+        "title": "Quick (one hand, exact bid wins)",
+        "special_cards": "super_screw",
+        "bidding": "simultaneous",
+        "bid_before_trump": True,
+        "card_loss": "random",
+        "hook": False,
+        "hand_sequence": "random",
+        "max_hand": None,
+        "winner_rule": "exact_bid",
     },
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card, Suit
-from engine.moves import Phase
+from engine.moves import Declaration, Phase
 from engine.outcome import Trick, over_under
 from engine.rules import Rules
 from engine.scoring import HandRecord
@@ -23,7 +23,14 @@ def _over_under_of(bids: tuple[int | None, ...], tricks: int) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
-    """Exactly what one seat may know: its own hand and everything public. Never another hand."""
+    """Exactly what one seat may know: its own hand and everything public. Never another hand.
+
+    With special cards: `super_trump` (super_screw, once turned), `declarations` (each joker
+    played this hand and what it was declared, or the value it took), `led_suit` (the suit to
+    follow, which a led Wizard or joker may leave unset), `legal_declarations` (for each legal
+    card that is declared as it is played, the declarations open to it) and `card_values` (what
+    each special card is worth this hand, in words).
+    """
 
     seat: int
     players: int
@@ -38,6 +45,7 @@ class PlayerView:
     tricks_in_hand: int
     trump_card: Card | None
     trump_suit: Suit | None
+    super_trump: Card | None
     blind: bool
     hand: tuple[Card, ...]
     discarded: tuple[Card, ...]
@@ -46,6 +54,8 @@ class PlayerView:
     hook_bid: int | None
     tricks_won: tuple[int, ...]
     current_trick: Trick
+    led_suit: Suit | None
+    declarations: tuple[tuple[Card, Declaration], ...]
     tricks_played: tuple[Trick, ...]
     trick_number: int
     trump_broken: bool
@@ -53,13 +63,18 @@ class PlayerView:
     scoresheet: tuple[HandRecord, ...]
     legal_bids: tuple[int, ...]
     legal_cards: tuple[Card, ...]
+    legal_declarations: tuple[tuple[Card, tuple[Declaration, ...]], ...]
+    card_values: tuple[tuple[Card, str], ...]
     legal_trumps: tuple[Suit, ...]
     discards_needed: int
     winners: tuple[int, ...]
 
-    @property
-    def led_suit(self) -> Suit | None:
-        return self.current_trick[0][1].suit if self.current_trick else None
+    def declarations_for(self, card: Card) -> tuple[Declaration, ...]:
+        """The declarations open to `card` if it is played now (empty: it takes none)."""
+        for legal, options in self.legal_declarations:
+            if legal is card:
+                return options
+        return ()
 
     @property
     def to_act(self) -> bool:
@@ -90,9 +105,11 @@ class PublicState:
     actor_seats: tuple[int, ...]
     trump_card: Card | None
     trump_suit: Suit | None
+    super_trump: Card | None
     bids: tuple[int | None, ...]
     tricks_won: tuple[int, ...]
     current_trick: Trick
+    declarations: tuple[tuple[Card, Declaration], ...]
     last_trick: Trick | None
     trick_number: int
     scores: tuple[int, ...]

@@ -5,12 +5,12 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import STANDARD_DECK, Game, Phase, Rules
+from engine import Game, Phase, Play, Rules
 from engine.scoring import hand_points
 
 TABLES = [
     (name, players)
-    for name in Rules.preset_names()
+    for name in Rules.preset_names(special_cards=True)
     for players in range(Rules.preset(name).min_players, Rules.preset(name).max_players + 1)
 ]
 
@@ -29,7 +29,11 @@ def act_randomly(game: Game, rng: random.Random) -> None:
     elif phase is Phase.BIDDING:
         game.bid(game.turn, rng.choice(game.legal_bids()))  # type: ignore[arg-type]
     else:
-        game.play(game.turn, rng.choice(game.legal_cards()))  # type: ignore[arg-type]
+        seat = game.turn
+        assert seat is not None
+        card = rng.choice(game.legal_cards())
+        declarations = game.legal_declarations(card)
+        game.apply(seat, Play(card, rng.choice(declarations) if declarations else None))
 
 
 def check_cards_conserved(game: Game) -> None:
@@ -43,7 +47,7 @@ def check_cards_conserved(game: Game) -> None:
         assert len(held) + len(played) + len(game.discarded[seat]) == game.hand_size
         seen += held + played + game.discarded[seat]
     assert len(seen) == len(set(seen))
-    assert set(seen) <= set(STANDARD_DECK)
+    assert set(seen) <= set(game.rules.pack(game.players))
     if game.trump_card is not None and game.rules.trump_choice != "dealer_last_card":
         assert game.trump_card not in seen
 
@@ -99,7 +103,12 @@ def test_random_legal_play_keeps_every_rule(
             assert list(record.points) == expected
             previous = game.scoresheet[-2].totals if hands_seen > 1 else (0,) * players
             assert list(record.totals) == [a + b for a, b in zip(previous, expected, strict=True)]
-    assert game.winners and max(game.scores) == game.scores[game.winners[0]]
+    if rules.winner_rule == "exact_bid":
+        last = game.scoresheet[-1]
+        made = [seat for seat in range(players) if last.made[seat]]
+        assert game.winners == [s for s in made if last.bids[s] == max(last.bids[m] for m in made)]
+    else:
+        assert game.winners and max(game.scores) == game.scores[game.winners[0]]
     assert game.legal_cards() == [] and game.legal_bids() == []
 
 

@@ -87,14 +87,23 @@ def test_ouch_fixed_hands_leave_a_card_after_the_turn(players: int, cards: int) 
     assert sizes("ouch", players) == [cards] * 10
 
 
-def test_every_preset_named_in_rules_md_section_4_for_the_standard_pack() -> None:
-    assert set(PRESETS) == {
-        "classic", "vanikar", "ascending", "oh_well", "nomination_whist", "up_and_down_river",
-        "oh_pshaw", "british", "pagat", "kachuful", "la_podrida", "dealer_picks",
-        "extra_card", "ouch",
-    }
+STANDARD_PRESETS = {
+    "classic", "vanikar", "ascending", "oh_well", "nomination_whist", "up_and_down_river",
+    "oh_pshaw", "british", "pagat", "kachuful", "la_podrida", "dealer_picks", "extra_card", "ouch",
+}
+SPECIAL_PRESETS = {
+    "joker_high", "joker_dup", "love_that_joker", "blackout_jokers", "super_screw",
+    "wizard_lite", "wizard", "quick",
+}
+
+
+def test_every_preset_named_in_rules_md_section_4() -> None:
+    assert set(PRESETS) == STANDARD_PRESETS | SPECIAL_PRESETS
+    assert set(Rules.preset_names()) == STANDARD_PRESETS
+    assert set(Rules.preset_names(special_cards=True)) == set(PRESETS)
     for name in PRESETS:
-        assert Rules.preset(name).describe(4)
+        rules = Rules.preset(name)
+        assert rules.describe(rules.min_players)
 
 
 def test_unknown_preset_lists_the_known_ones() -> None:

@@ -774,8 +774,8 @@ class Game:
             card_values=self.card_values(),
             legal_trumps=tuple(self.legal_trumps()) if seat == self.turn else (),
             discards_needed=(
-                self.rules.discards_for(self.players) if seat in self._pending
-                and phase is Phase.DISCARD else 0
+                self._discards_needed() if seat in self._pending and phase is Phase.DISCARD
+                else 0
             ),
             winners=tuple(self.winners),
         )

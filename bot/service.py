@@ -910,8 +910,10 @@ def _done_at(game: Game, seat: int, guard: Guard) -> str | None:
         bid = game.bids[seat]
         return None if bid is None else f"bid {bid}"
     if guard.step == "n":
-        named = game.phase is not Phase.TRUMP_CHOICE and game.trump_suit is not None
-        return f"named {game.trump_suit.label} trump" if named and seat == game.dealer else None
+        suit = game.trump_suit
+        if seat != game.dealer or game.phase is Phase.TRUMP_CHOICE or suit is None:
+            return None
+        return f"named {suit.label} trump"
     if guard.step == "d":
         return "discarded" if game.discarded[seat] else None
     return None

@@ -166,7 +166,8 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def move(self) -> Move:
         """The card picked, as a Play (TableError when the pick is not a card)."""
-        return Play(*_cards(self.item.values[:1] or ["-"]))
+        (card,) = _cards(self.item.values[:1] or ["-"])
+        return Play(card)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _handle(self, interaction, lambda cog: cog.on_move(

@@ -7,6 +7,7 @@ a card appears in it only once played, and the last trick only while its hand is
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -173,7 +174,7 @@ def _lobby(view: TableView, extras: TableExtras) -> Render:
     plan = _plan(view)
     if plan:
         e.add_field(name="The game", value=plan, inline=False)
-    _notes(e, extras)
+    _notes(e, extras, view)
     return Render(e, views.lobby_controls(view.table_id))
 
 
@@ -216,7 +217,7 @@ def _playing(view: TableView, extras: TableExtras) -> Render:
         mark = " ▶" if s.seat in st.actor_seats else ""
         tag = " (D)" if s.seat == st.dealer else ""
         value = f"bid **{'-' if bid is None else bid}** · won **{st.tricks_won[s.seat]}**"
-        value += f"\n{st.scores[s.seat]} pts"
+        value += f"\n{points(st.scores[s.seat])}"
         if s.autopilot:
             value += " · 🤖 autopilot"
         if s.user_id is not None and (s.dm_failed or s.user_id in extras.dm_closed):
@@ -231,7 +232,7 @@ def _playing(view: TableView, extras: TableExtras) -> Render:
         rec = st.scoresheet[-1]
         e.add_field(name=f"Hand {rec.hand_number} result", value=record_line(rec, seats),
                     inline=False)
-    _notes(e, extras)
+    _notes(e, extras, view)
     return Render(e, views.table_controls(view.table_id))
 
 
@@ -276,7 +277,7 @@ def _rating(r: RatingChange) -> str:
 def _closed(view: TableView, extras: TableExtras) -> Render:
     e = discord.Embed(title=f"{_title(view)} · closed", colour=GREY,
                       description="This table was closed; no result was recorded.")
-    _notes(e, extras)
+    _notes(e, extras, view)
     return Render(e, None)
 
 
@@ -287,9 +288,27 @@ def moved_message(view: TableView, jump_url: str) -> Render:
     return Render(e, None)
 
 
-def _notes(e: discord.Embed, extras: TableExtras) -> None:
+def _notes(e: discord.Embed, extras: TableExtras, view: TableView) -> None:
     if extras.notes:
-        e.set_footer(text="\n".join(extras.notes[-3:])[:2048])
+        text = "\n".join(extras.notes[-3:])
+        e.set_footer(text=unmention(text, view)[:2048])
+
+
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def unmention(text: str, view: TableView) -> str:
+    """Mentions as names, for footers and titles, which show `<@123>` as it is: a seat's name,
+    "the host", or "a moderator" (someone who may end a table without a seat)."""
+
+    def name(match: re.Match[str]) -> str:
+        user_id = int(match.group(1))
+        seat = next((s for s in view.seats if s.user_id == user_id), None)
+        if seat is not None:
+            return seat.name
+        return "the host" if user_id == view.host_id else "a moderator"
+
+    return MENTION.sub(name, text)
 
 
 # ---- private hands ------------------------------------------------------------------------------
@@ -378,27 +397,52 @@ DM_CLOSED_NOTICE = ("I cannot send you direct messages, so your cards will not c
 # ---- other commands -----------------------------------------------------------------------------
 
 
+PHONE_WIDTH = 35
+"""Characters of a code block line a phone shows without wrapping."""
+MADE, MISSED = "✓", "✗"
+
+
+def points(n: int) -> str:
+    """ "1 pt", "12 pts", "-1 pt"."""
+    return f"{n} pt" if abs(n) == 1 else f"{n} pts"
+
+
 def scoresheet_text(view: TableView, limit: int = 3900) -> str:
-    """The scoresheet as a monospace table: per hand, bid/tricks, made (+) or missed (-), and
-    the running total per player; the latest hands when it is too long."""
+    """The scoresheet for a phone (PHONE_WIDTH characters): a block per player, their whole name
+    and total, then bid/took of each hand with ✓ made or ✗ missed; only the latest hands when it
+    is too long for `limit`."""
     st = view.state
     if st is None or not st.scoresheet:
         return ""
-    names = [s.name[:8] for s in view.seats]
-    width = max(8, *(len(n) for n in names))
-    head = "Hand " + " ".join(n.rjust(width) for n in names)
-    rows = []
-    for rec in st.scoresheet:
-        cells = []
-        for i in range(len(names)):
-            mark = "+" if rec.made[i] else "-"
-            cells.append(f"{rec.bids[i]}/{rec.tricks[i]}{mark} {rec.totals[i]}".rjust(width))
-        rows.append(f"{rec.hand_number:>3}  " + " ".join(cells))
-    keep = max(1, (limit - 80) // (len(head) + 1) - 1)
-    if len(rows) > keep:
-        rows = ["  ...", *rows[-keep:]]
-    body = "\n".join([head, *rows])
-    return f"bid/tricks, + made, - missed, then the running total\n```\n{body}\n```"
+    sheet = st.scoresheet
+    for shown in range(len(sheet), 0, -1):
+        body = _sheet_body(view, sheet[-shown:], cut=shown < len(sheet))
+        text = f"bid/took each hand: {MADE} made, {MISSED} missed\n```\n{body}\n```"
+        if len(text) <= limit:
+            return text
+    return text[:limit]
+
+
+def _sheet_body(view: TableView, records: Sequence[Any], *, cut: bool) -> str:
+    cells = [[f"{r.bids[s.seat]}/{r.tricks[s.seat]}{MADE if r.made[s.seat] else MISSED}"
+              for r in records] for s in view.seats]
+    width = max(len(c) for row in cells for c in row)
+    per_line = max(1, (PHONE_WIDTH - 1) // (width + 1))
+    lines: list[str] = []
+    if cut:
+        lines.append(f"(from hand {records[0].hand_number})")
+    totals = records[-1].totals
+    for s, row in zip(view.seats, cells, strict=True):
+        name = s.name.replace("`", "'")
+        total = points(totals[s.seat])
+        if len(name) + 2 + len(total) <= PHONE_WIDTH:
+            lines.append(f"{name}  {total.rjust(PHONE_WIDTH - len(name) - 2)}")
+        else:  # a long name has the line to itself, the total under it
+            lines += [name, total.rjust(PHONE_WIDTH)]
+        padded = [c.ljust(width) for c in row]
+        for i in range(0, len(padded), per_line):
+            lines.append(" " + " ".join(padded[i:i + per_line]).rstrip())
+    return "\n".join(lines)
 
 
 def scoresheet(view: TableView) -> discord.Embed:
@@ -465,3 +509,20 @@ def settings_embed(guild_settings: Any) -> discord.Embed:
     return discord.Embed(title="Oh Hell server defaults", colour=BLUE,
                          description="\n".join(lines))
 
+
+def help_embed() -> discord.Embed:
+    """`/ohhell help`: how to play here, in a few lines."""
+    lines = [
+        "**Open** a table: `/ohhell start` in a channel or thread (you are its host).",
+        "**Join** with the table's **Join** button. The host may **Add bot** for computer "
+        "players and presses **Deal** once 3 or more are seated.",
+        "**Your hand** comes by DM, one message per hand, with buttons when it is your turn. "
+        "DMs closed? Press **My hand** under the table (or `/ohhell hand`): only you see it.",
+        "**Bid** how many tricks you will take, exactly; then **play** one card a trick, "
+        "following suit when you can. Make your bid exactly to score.",
+        "The table message in the channel is the live view: bids, the trick in play, "
+        "over or under, the scores. `/ohhell scores` shows the scoresheet.",
+        "The rules of each preset: `/ohhell rules` (e.g. `/ohhell rules preset:ouch`).",
+    ]
+    return discord.Embed(title="How to play Oh Hell here", colour=BLUE,
+                         description="\n".join(f"• {line}" for line in lines))

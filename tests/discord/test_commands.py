@@ -49,7 +49,8 @@ async def test_rules_scores_and_autocomplete(h: Harness) -> None:
         await d.act_slash(seat, m)
     calls = await d.slash("ohhell scores", bob)
     sheet = calls[0].body["embeds"][0]["description"]
-    assert calls[0].audience == bob.id and "  1  " in sheet
+    assert calls[0].audience == bob.id and "bid/took each hand" in sheet
+    assert all(f"\n{name}  " in sheet for name in ("alice", "bob", "carol"))
     (seat, m), = d.awaited()
     view = d.view()
     legal = d.svc.seat_view(view.table_id, seat).legal_cards

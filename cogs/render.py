@@ -196,8 +196,9 @@ def _playing(view: TableView, extras: TableExtras) -> Render:
     assert st is not None
     seats = view.seats
     dealer = seats[st.dealer]
-    lines = [f"**{st.hand_size} card{'s' if st.hand_size != 1 else ''}** · dealer "
-             f"{seat_mention(dealer)} · trump **{trump_text(st.trump_card, st.trump_suit)}**"]
+    trump = trump_now(st.phase, st.trump_card, st.trump_suit, dealer_is_you=False)
+    lines = [f"{deal_text(view, st.hand_number, st.hand_size)} · dealer "
+             f"{seat_mention(dealer)} · trump **{trump}**"]
     if st.actor_seats:
         who = ", ".join(seat_mention(seats[s]) for s in st.actor_seats)
         when = f" · time runs out {timestamp(view.deadline)}" if view.deadline else ""
@@ -209,7 +210,7 @@ def _playing(view: TableView, extras: TableExtras) -> Render:
     if st.over_under is not None and not st.phase.bidding:
         total, tricks = st.bid_total, st.tricks_in_hand
         ou = st.over_under if total == tricks else f"{st.over_under} by {abs(total - tricks)}"
-        lines.append(f"Bids total {total} for {tricks} tricks: **{ou}**.")
+        lines.append(f"Bids total {total} for {_tricks(tricks)}: **{ou}**.")
     e = discord.Embed(title=f"{_title(view)} · {hand_title(view)}", colour=GREEN,
                       description="\n".join(lines))
     for s in seats:
@@ -315,20 +316,40 @@ def unmention(text: str, view: TableView) -> str:
 
 
 def hand_message(view: TableView, pv: PlayerView, *, dm: bool) -> Render:
-    """A player's own hand with the cards they may play marked, and controls when to act."""
+    """A player's own hand, and what they need to decide without looking at the table message:
+    trump, whose turn it is, every bid so far, over or under, the trick in play; the cards they
+    may play marked, and controls when it is their turn."""
     tid = view.table_id
+    seats = view.seats
     where = f" at <#{view.channel_id}>" if dm else ""
-    lines = [f"Trump **{trump_text(pv.trump_card, pv.trump_suit)}** · dealer "
-             f"{seat_label(view.seats[pv.dealer])}{where}"]
+    lines = [f"{deal_text(view, pv.hand_number, pv.hand_size)} · trump "
+             f"**{trump_now(pv.phase, pv.trump_card, pv.trump_suit, pv.dealer == pv.seat)}** · "
+             f"dealer {_you_or(seats, pv.dealer, pv.seat)}{where}"]
+    if not pv.to_act and pv.actor_seats:
+        who = ", ".join(_you_or(seats, s, pv.seat) for s in pv.actor_seats)
+        lines.append(f"▶ {who} {ACTION_WORDS.get(pv.phase.awaits, 'to play')}")
+    if any(pv.has_bid):
+        lines.append("Bids: " + " · ".join(
+            f"{_you_or(seats, s, pv.seat)} "
+            + ("–" if not pv.has_bid[s] else "?" if b is None else f"**{b}**")
+            for s, b in enumerate(pv.bids)))
+    if pv.over_under is not None:
+        total = sum(b or 0 for b in pv.bids)
+        tricks = pv.tricks_in_hand
+        ou = pv.over_under if total == tricks else f"{pv.over_under} by {abs(total - tricks)}"
+        lines.append(f"Bids total {total} for {_tricks(tricks)}: **{ou}**.")
     bid = pv.bids[pv.seat]
-    if bid is not None:
+    if bid is not None and pv.phase is Phase.PLAYING:
         lines.append(f"You bid **{bid}** and have won **{pv.tricks_won[pv.seat]}**.")
-    elif pv.scoresheet:  # the new hand's DM also says how the last one went
+    elif bid is None and pv.scoresheet and pv.phase.bidding:  # how the last hand went
         rec = pv.scoresheet[-1]
         made = "made it" if rec.made[pv.seat] else "missed"
         lines.append(f"Hand {rec.hand_number}: you bid {rec.bids[pv.seat]} and took "
                      f"{rec.tricks[pv.seat]}, {made}: {rec.points[pv.seat]:+d} "
                      f"(total {rec.totals[pv.seat]}).")
+    if pv.phase is Phase.PLAYING and (pv.current_trick or not pv.to_act):
+        trick = trick_text(pv.current_trick, seats) or "nothing led yet"
+        lines.append(f"Trick {pv.trick_number}: {trick}")
     legal = pv.legal_cards if pv.to_act and pv.phase is Phase.PLAYING else ()
     if pv.blind and not pv.hand:
         lines.append("This is a blind hand: you bid before you see your cards.")
@@ -346,9 +367,8 @@ def hand_message(view: TableView, pv: PlayerView, *, dm: bool) -> Render:
             lines.append(f"\n**Your turn to bid**{hook}{deadline}")
             control = views.bid_controls(tid, guard, pv.hand_size, pv.legal_bids)
         elif pv.phase is Phase.PLAYING:
-            trick = trick_text(pv.current_trick, view.seats)
-            lines.append(f"\n**Your turn to play**{deadline}\n"
-                         + (f"Trick: {trick}" if trick else "You lead."))
+            lead = "" if pv.current_trick else "\nYou lead."
+            lines.append(f"\n**Your turn to play**{deadline}{lead}")
             control = views.play_controls(tid, guard, pv.legal_cards)
         elif pv.phase is Phase.TRUMP_CHOICE:
             lines.append(f"\n**Name trump**{deadline}")
@@ -356,12 +376,46 @@ def hand_message(view: TableView, pv: PlayerView, *, dm: bool) -> Render:
         elif pv.phase is Phase.DISCARD:
             lines.append(f"\n**Discard {pv.discards_needed}** face down{deadline}")
             control = views.discard_controls(tid, guard, pv.hand, pv.discards_needed)
-    elif pv.phase is Phase.PLAYING and pv.current_trick:
-        lines.append(f"Trick {pv.trick_number}: {trick_text(pv.current_trick, view.seats)}")
     of = f" of {pv.hand_count}" if pv.hand_count else ""
     e = discord.Embed(title=f"Your hand · hand {pv.hand_number}{of}",
                       colour=GOLD if pv.to_act else BLUE, description="\n".join(lines))
     return Render(e, control, controls=control is not None)
+
+
+def _you_or(seats: Sequence[SeatView], seat: int, you: int) -> str:
+    return "you" if seat == you else seat_label(seats[seat])
+
+
+def trump_now(phase: Phase, card: Card | None, suit: Suit | None, dealer_is_you: bool) -> str:
+    """Trump as it stands: while the dealer names it, say so (it is not "no trump" yet)."""
+    if phase is Phase.TRUMP_CHOICE:
+        return "you name it" if dealer_is_you else "the dealer is choosing trump"
+    return trump_text(card, suit)
+
+
+def deal_text(view: TableView, hand_number: int, hand_size: int) -> str:
+    """How many cards this hand, and how many tricks when that differs: "**12 cards dealt**, 2
+    discarded: **10 tricks**" (Ouch), "**4 cards** (3 dealt + 1 extra card): **4 tricks**"."""
+    rules, players = view.rules, len(view.seats)
+    if rules is None:
+        return f"**{_cards(hand_size)}**"
+    discards = rules.discards_for(players)
+    if discards:
+        return (f"**{_cards(hand_size)} dealt**, {discards} discarded: "
+                f"**{_tricks(hand_size - discards)}**")
+    plan = rules.plan(players)
+    planned = plan[hand_number - 1] if hand_number <= len(plan) else hand_size
+    if rules.extra_card and hand_size == planned + 1:
+        return f"**{_cards(hand_size)}** ({planned} dealt + 1 extra card): **{_tricks(hand_size)}**"
+    return f"**{_cards(hand_size)}**"
+
+
+def _cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+def _tricks(n: int) -> str:
+    return "1 trick" if n == 1 else f"{n} tricks"
 
 
 def hand_over_message(view: TableView, seat: int, hand_number: int) -> Render:

@@ -20,11 +20,12 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 import discord
 from discord.ext import commands
 
-from bot.clock import Clock
+from bot.clock import Clock, SystemClock
 from bot.command_sync import SyncRecord, payload_digest, record_path, sync_target
+from bot.directory import TableDirectory
 from bot.health import heartbeat_loop
 from bot.invite import invite_url
-from bot.presenter import NullPresenter
+from bot.presenter import NullPresenter, Presenter
 from bot.service import ResumeReport, ServiceConfig, TableService
 from bot.settings import CannotStart, Settings
 from data import Store, StoreError
@@ -56,8 +57,9 @@ def computer_executor(workers: int) -> Executor | None:
 
 class OhHellBot(commands.Bot):
     """The bot. Cogs reach the game through `bot.tables` (the TableService) and the records
-    through `bot.store`; a cog sets `bot.tables.presenter` to its Discord presenter in its
-    `setup` and registers its DynamicItems with `bot.add_dynamic_items`.
+    through `bot.store`. A cog's `setup` builds its presenter on `bot.directory` (the tables'
+    reads and bookkeeping), then starts the service with it (`bot.open_tables(presenter)`),
+    and registers its DynamicItems with `bot.add_dynamic_items`.
     """
 
     def __init__(
@@ -82,6 +84,9 @@ class OhHellBot(commands.Bot):
         self.clock = clock
         self._store: Store | None = None
         self._tables: TableService | None = None
+        self._directory: TableDirectory | None = None
+        self.presenter: Presenter | None = None
+        """The presenter the table service was started with."""
         self._executor: Executor | None = None
         self.resume_report: ResumeReport | None = None
         self._heartbeat: asyncio.Task[None] | None = None
@@ -100,6 +105,30 @@ class OhHellBot(commands.Bot):
             raise RuntimeError("the table service starts in setup_hook; the bot has not started")
         return self._tables
 
+    @property
+    def directory(self) -> TableDirectory:
+        """The tables' reads and bookkeeping, for a presenter built before the service (from
+        setup_hook on)."""
+        if self._directory is None:
+            raise RuntimeError("the tables open in setup_hook; the bot has not started")
+        return self._directory
+
+    def open_tables(self, presenter: Presenter) -> TableService:
+        """Start the table service with the presenter that renders its events (once, from a
+        cog's setup; without one, setup_hook starts it with a presenter that shows nothing)."""
+        if self._tables is not None:
+            raise RuntimeError("the table service is already running")
+        if self._store is None or self._directory is None:
+            raise RuntimeError("the store opens in setup_hook; the bot has not started")
+        self.presenter = presenter
+        self._tables = TableService(
+            self._store,
+            presenter,
+            executor=self._executor,
+            directory=self._directory,
+        )
+        return self._tables
+
     async def setup_hook(self) -> None:
         """Open the store, start the service, load the cogs, resume the tables, sync commands."""
         settings = self.settings
@@ -112,17 +141,15 @@ class OhHellBot(commands.Bot):
             ) from err
         log.info("database %s open", settings.database_path)
         self._executor = computer_executor(settings.computer_workers)
-        self._tables = TableService(
-            self._store,
-            NullPresenter(),
-            config=service_config(settings),
-            executor=self._executor,
-            clock=self.clock,
+        self._directory = TableDirectory(
+            self._store, service_config(settings), self.clock or SystemClock()
         )
         for name in self.extensions_to_load:
             await self.load_extension(name)
             log.info("loaded %s", name)
-        self.resume_report = await self._tables.resume_all()
+        if self._tables is None:
+            self.open_tables(NullPresenter())
+        self.resume_report = await self.tables.resume_all()
         log.info(
             "resumed %d tables (%d broken)",
             len(self.resume_report.resumed),

@@ -1,8 +1,8 @@
 """Moves on the engine as the service does them: apply one (refusals in the player's words),
 write it to the action log, and read the log back into a game (replay).
 
-Shared by the action pipeline, the computer runs and the timers: all three take a move through
-`take`, and log it with `logged`.
+People, computers and timeouts alike take a move through `perform`: the engine applies it and
+says what it caused, `narrate` tells it as events, `logged` writes its log row.
 """
 
 from __future__ import annotations
@@ -11,6 +11,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.errors import TableError
+from bot.events import Event
+from bot.guard import Guard
+from bot.narrate import narrate
+from bot.table import LiveTable
 from data import Action, LoggedAction
 from engine import (
     Bid,
@@ -57,6 +61,26 @@ def logged(outcome: Outcome, *, user_id: int | None = None, by: str | None = Non
     return Action(LOG_NAMES[type(move)], seat=outcome.seat, user_id=user_id, payload=payload)
 
 
+def perform(
+    t: LiveTable,
+    seat: int,
+    move: Move,
+    *,
+    user_id: int | None = None,
+    by: str | None = None,
+    level: str | None = None,
+) -> tuple[Action, list[Event]]:
+    """The one place a move meets the engine (people, computers and timeouts alike): apply
+    it, narrate what the engine says it caused, and write its log row. `by`: why a computer
+    moved ("computer", "timeout"), None for a person. TableError changes nothing."""
+    game = t.game
+    assert game is not None
+    dealer = game.dealer
+    outcome = take(game, seat, move)
+    t.seats[seat].computer_guard = None if by is None else Guard.taken(outcome)
+    return logged(outcome, user_id=user_id, by=by, level=level), narrate(outcome, dealer)
+
+
 def replay(rules: Rules, log: Iterable[LoggedAction]) -> Game | None:
     """The game the action log tells: the deal (seed and players) and every move since, read
     with `move_from_payload` (rows from before moves were values read the same). None when the
@@ -74,4 +98,4 @@ def replay(rules: Rules, log: Iterable[LoggedAction]) -> Game | None:
     return game
 
 
-__all__ = ["LOG_NAMES", "logged", "replay", "sentence", "take"]
+__all__ = ["LOG_NAMES", "logged", "perform", "replay", "sentence", "take"]

@@ -6,6 +6,29 @@ from typing import Protocol, runtime_checkable
 
 from bot.events import Event
 from bot.models import TableView
+from engine import PlayerView
+
+
+class TableReads(Protocol):
+    """What a presenter may ask of the tables while it renders (bot.directory.TableDirectory):
+    private hands for the DMs it sends, and the messages it keeps, saved soon after."""
+
+    def seat_view(self, table_id: int, seat: int) -> PlayerView:
+        """What `seat` may see (TableError when the table or the deal is gone)."""
+        ...
+
+    def set_table_message(self, table_id: int, message_id: int | None) -> None:
+        """The channel message that shows this table."""
+        ...
+
+    def set_dm_message(self, table_id: int, user_id: int, hand_number: int,
+                       message_id: int | None, channel_id: int | None = None) -> None:
+        """This person's DM hand message for `hand_number`."""
+        ...
+
+    def set_dm_failed(self, table_id: int, user_id: int) -> None:
+        """This person's DMs are closed."""
+        ...
 
 
 @runtime_checkable
@@ -70,4 +93,4 @@ class RecordingPresenter:
         self.published.clear()
 
 
-__all__ = ["NullPresenter", "Presenter", "RecordingPresenter"]
+__all__ = ["NullPresenter", "Presenter", "RecordingPresenter", "TableReads"]

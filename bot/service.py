@@ -10,10 +10,12 @@ published as one batch. A person who does not act in time gets a warning at half
 the `medium` computer moves for them; after two timeouts in a row it keeps playing their seat
 (autopilot) until they act again. Deadlines are stored, so timers survive a restart.
 
-Where things live: this module has the public API and the act -> commit -> publish pipeline;
-bot/timers.py the turn timers (TimerMixin); bot/computer_runs.py the computer players' runs
-(ComputerRunsMixin); bot/moves.py applying a move to the engine; bot/table.py a table's live
-state and its store row.
+Where things live (each a class with its collaborators passed in, built here in order):
+bot/directory.py the tables, their reads and the presenter's bookkeeping (TableDirectory);
+bot/ledger.py the commits (Ledger); bot/timers.py the turn timers (TurnTimers);
+bot/computer_runs.py the computer players' runs (ComputerRuns); bot/turns.py what follows a
+commit (Turns: whose turn, timer, computers, publish); bot/moves.py a move on the engine and in
+the log; bot/table.py a table's live state and its store row. This module has the public API.
 """
 
 from __future__ import annotations
@@ -31,30 +33,28 @@ from typing import Any
 from bot import computer
 from bot import options as options_
 from bot.clock import Clock, SystemClock
-from bot.computer_runs import ComputerRunsMixin
+from bot.computer_runs import ComputerRuns
+from bot.config import ServiceConfig
+from bot.directory import TableDirectory
 from bot.errors import TableError
 from bot.events import (
     Event,
-    GameOver,
     GameStarted,
-    RatingChange,
     SeatAutopiloted,
     SeatsChanged,
-    Standing,
     TableCancelled,
     TableOpened,
-    TurnChanged,
 )
 from bot.guard import Guard
 from bot.models import TableOptions, TableStatus, TableView
-from bot.moves import logged, sentence, take
-from bot.narrate import hand_dealt, narrate
+from bot.moves import perform, sentence
+from bot.narrate import hand_dealt
 from bot.presenter import Presenter
 from bot.table import LiveSeat, LiveTable
-from bot.timers import TimerMixin
-from data import Action, ChannelBusy, FinishedGame, Store, StoreError, TableRecord
+from bot.timers import TurnTimers
+from bot.turns import Turns
+from data import Action, ChannelBusy, Store, StoreError, TableRecord
 from data import Seat as StoredSeat
-from data import TableStatus as StoredStatus
 from engine import (
     Bid,
     Card,
@@ -62,7 +62,6 @@ from engine import (
     Game,
     Move,
     NameTrump,
-    Outcome,
     Phase,
     Play,
     PlayerView,
@@ -72,22 +71,6 @@ from engine import (
 
 log = logging.getLogger(__name__)
 
-@dataclass(frozen=True, slots=True)
-class ServiceConfig:
-    """Knobs of the service (the bot fills them from Settings; tests set delays to 0)."""
-
-    default_turn_timeout: int = 120
-    """Seconds per turn when the table does not say; 0 turns timers off."""
-    computer_delay: float = 1.0
-    """Pause before a run of computer moves, so people can follow; 0 in tests."""
-    timeout_level: str = "medium"
-    """The computer level that moves for a person whose time ran out (and on autopilot)."""
-    autopilot_after: int = 2
-    """Timeouts in a row after which a computer keeps playing the seat."""
-    replacement_level: str = "medium"
-    """The level of the computer that takes a kicked or departed person's seat."""
-
-
 @dataclass(slots=True)
 class ResumeReport:
     """What resume_all did: the tables brought back and the broken ones skipped (with why)."""
@@ -96,7 +79,7 @@ class ResumeReport:
     broken: list[tuple[int, str]] = field(default_factory=list)
 
 
-class TableService(TimerMixin, ComputerRunsMixin):
+class TableService:
     """Hosts tables; see the module docstring for the action discipline."""
 
     def __init__(
@@ -108,68 +91,61 @@ class TableService(TimerMixin, ComputerRunsMixin):
         executor: Executor | None = None,
         clock: Clock | None = None,
         decide: computer.Decide | None = None,
+        directory: TableDirectory | None = None,
     ) -> None:
-        """`store`: an open data.Store. `executor`: where computer players think (default: a
-        one-thread pool owned by the service). `clock`: time source (tests pass ManualClock).
-        `decide`: the computer's decision function (default bot.computer.decide; it must be
-        picklable when the executor is a process pool).
+        """`store`: an open data.Store. `presenter`: built before the service (a presenter that
+        reads hands is built on `directory`, which is then passed here). `executor`: where
+        computer players think (default: a one-thread pool owned by the service). `clock`:
+        time source (tests pass ManualClock). `decide`: the computer's decision function
+        (default bot.computer.decide; it must be picklable when the executor is a process pool).
         """
         self.store = store
         self.presenter = presenter
+        if directory is not None:
+            config, clock = directory.ledger.config, directory.ledger.clock
+            if directory.ledger.store is not store:
+                raise ValueError("the directory writes to another store")
         self.config = config or ServiceConfig()
         self.clock: Clock = clock or SystemClock()
+        self.directory = directory or TableDirectory(store, self.config, self.clock)
+        self._ledger = self.directory.ledger
         self._own_executor = executor is None
         self._executor: Executor = executor or ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="ohhell-computer"
         )
-        self._decide: computer.Decide = decide or computer.decide
-        self._tables: dict[int, LiveTable] = {}
-        self._by_channel: dict[int, int] = {}
-        self._closed = False
+        self._timers = TurnTimers(self.clock)
+        self._computers = ComputerRuns(
+            self._ledger, self.config, self.clock, self._executor, decide or computer.decide
+        )
+        self._turns = Turns(self.directory, presenter, self._timers, self._computers, self.config)
 
     # ---- reads (synchronous, lock-free: safe inside publish) ----------------------------------
 
     def table(self, table_id: int) -> TableView:
         """The table's current view; TableError if there is no such active table."""
-        return self._get(table_id).view()
+        return self.directory.table(table_id)
 
     def table_for_channel(self, channel_id: int) -> TableView:
         """The active table in this channel or thread; TableError "There is no table in this
         channel." otherwise."""
-        found = self.find_table(channel_id)
-        if found is None:
-            raise TableError("There is no table in this channel.")
-        return found
+        return self.directory.table_for_channel(channel_id)
 
     def find_table(self, channel_id: int) -> TableView | None:
         """The active table in this channel, or None (no error)."""
-        table_id = self._by_channel.get(channel_id)
-        return None if table_id is None else self._tables[table_id].view()
+        return self.directory.find_table(channel_id)
 
     def tables(self) -> list[TableView]:
         """Every active table (lobby or playing)."""
-        return [t.view() for t in self._tables.values()]
+        return self.directory.tables()
 
     def hand_view(self, table_id: int, user_id: int) -> PlayerView:
         """What this person may see of the game: their own hand, legal bids and cards.
         TableError if they are not seated or the game has not been dealt."""
-        t = self._get(table_id)
-        seat = t.seat_of(user_id)
-        if seat is None:
-            raise TableError("You are not in this game.")
-        return self._seat_view(t, seat)
+        return self.directory.hand_view(table_id, user_id)
 
     def seat_view(self, table_id: int, seat: int) -> PlayerView:
         """The same by seat number (for the presenter that DMs each seat)."""
-        t = self._get(table_id)
-        if not 0 <= seat < len(t.seats):
-            raise TableError(f"There is no seat {seat} at this table.")
-        return self._seat_view(t, seat)
-
-    def _seat_view(self, t: LiveTable, seat: int) -> PlayerView:
-        if t.game is None:
-            raise TableError("The cards have not been dealt yet.")
-        return t.game.view(seat)
+        return self.directory.seat_view(table_id, seat)
 
     # ---- lobby ---------------------------------------------------------------------------------
 
@@ -186,7 +162,7 @@ class TableService(TimerMixin, ComputerRunsMixin):
         (unknown preset or level)."""
         options = options or TableOptions()
         preset = options_.check_options(options)
-        if channel_id in self._by_channel:
+        if self.directory.channel_taken(channel_id):
             raise TableError("There is already a table in this channel.")
         if 1 + options.bots > preset.max_players:
             raise TableError(
@@ -221,10 +197,9 @@ class TableService(TimerMixin, ComputerRunsMixin):
             seats=seats,
             turn_timeout=self._timeout_of(options),
         )
-        self._tables[t.id] = t
-        self._by_channel[channel_id] = t.id
+        self.directory.add(t)
         async with t.lock:
-            await self._publish(t, [TableOpened(table_id=t.id, host_id=host_id)])
+            await self._turns.publish(t, [TableOpened(table_id=t.id, host_id=host_id)])
         return t.view()
 
     async def join(self, table_id: int, user_id: int, name: str) -> TableView:
@@ -327,7 +302,7 @@ class TableService(TimerMixin, ComputerRunsMixin):
                 s.autopilot = False
                 events.append(SeatAutopiloted(seat, False))
             s.timeouts = 0
-            action, told = self._take(t, seat, move, user_id=user_id)
+            action, told = perform(t, seat, move, user_id=user_id)
             events.extend(told)
             return action
 
@@ -417,11 +392,7 @@ class TableService(TimerMixin, ComputerRunsMixin):
 
     def set_table_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the channel message that shows this table (edited in place)."""
-        t = self._tables.get(table_id)
-        if t is None or t.message_id == message_id:
-            return
-        t.message_id = message_id
-        self._flush_soon(t)
+        self.directory.set_table_message(table_id, message_id)
 
     def set_dm_message(
         self,
@@ -433,28 +404,11 @@ class TableService(TimerMixin, ComputerRunsMixin):
     ) -> None:
         """Remember this person's DM hand message for `hand_number` (ignored when that hand is
         no longer the one in play)."""
-        t = self._tables.get(table_id)
-        if t is None or t.game is None or t.game.hand_number != hand_number:
-            return
-        seat = t.seat_of(user_id)
-        if seat is None:
-            return
-        s = t.seats[seat]
-        s.dm_message_id = message_id
-        if channel_id is not None:
-            s.dm_channel_id = channel_id
-        self._flush_soon(t)
+        self.directory.set_dm_message(table_id, user_id, hand_number, message_id, channel_id)
 
     def set_dm_failed(self, table_id: int, user_id: int) -> None:
         """This person's DMs are closed: presenters stop trying for this game."""
-        t = self._tables.get(table_id)
-        seat = None if t is None else t.seat_of(user_id)
-        if t is None or seat is None or t.seats[seat].dm_failed:
-            return
-        t.seats[seat].dm_failed = True
-        t.seats[seat].dm_message_id = None
-        t.pending_log.append(("dm_failed", {"user_id": user_id}))  # audit; state is in meta
-        self._flush_soon(t)
+        self.directory.set_dm_failed(table_id, user_id)
 
     # ---- life cycle ----------------------------------------------------------------------------
 
@@ -469,7 +423,7 @@ class TableService(TimerMixin, ComputerRunsMixin):
             log.warning("table %s cannot be resumed: %s", broken.table.id, broken.reason)
             report.broken.append((broken.table.id, broken.reason))
         for record in loaded.ok:
-            if record.id in self._tables:
+            if self.directory.holds(record.id):
                 continue
             try:
                 t = await self._rebuild(record)
@@ -480,20 +434,18 @@ class TableService(TimerMixin, ComputerRunsMixin):
                     await self.store.mark_broken(record.id, reason)
                 report.broken.append((record.id, reason))
                 continue
-            self._tables[t.id] = t
-            self._by_channel[t.channel_id] = t.id
+            self.directory.add(t)
             report.resumed.append(t.id)
             if t.status is TableStatus.PLAYING and t.game is not None:
                 if t.game.phase is Phase.GAME_OVER:
                     async with t.lock:
                         events: list[Event] = []
-                        await self._finish(t, events, None)
-                        self._disarm(t)
-                        await self._publish(t, events)
-                        self._forget_if_closed(t)
+                        await self._ledger.finish(t, events, None)
+                        self._turns.disarm(t)
+                        await self._turns.publish(t, events)
+                        self._turns.forget_if_closed(t)
                     continue
-                self._arm_timer(t)
-                self._wake_computers(t)
+                self._turns.resume(t)
         return report
 
     async def _rebuild(self, record: TableRecord) -> LiveTable:
@@ -545,17 +497,11 @@ class TableService(TimerMixin, ComputerRunsMixin):
         once the clock wakes them, their work is waited for.
         """
         while True:
-            tables = list(self._tables.values())
-            busy = [
-                task
-                for t in tables
-                for task in (None if t.runner_waiting else t.runner, t.flusher)
-                if task is not None and not task.done()
-            ]
+            busy = [*self._computers.working(), *self.directory.saving()]
             if busy:
                 # Re-check often: a busy task may go to sleep on the clock (then it is idle).
                 await asyncio.wait(busy, timeout=0.01, return_when=asyncio.FIRST_COMPLETED)
-            elif any(t.timer_busy for t in tables):
+            elif self._timers.busy:
                 await asyncio.sleep(0.001)  # a timer is handling its moment: let it finish
             else:
                 return
@@ -566,40 +512,34 @@ class TableService(TimerMixin, ComputerRunsMixin):
         holds, so a restart shows every committed move; wait for pending bookkeeping saves;
         shut down an executor the service created (not one passed in). The store is the
         caller's."""
-        self._closed = True
-        tasks: list[asyncio.Task[None]] = []
-        for t in self._tables.values():
-            for task in (t.timer, t.runner):
-                if task is not None and not task.done():
-                    task.cancel()
-                    tasks.append(task)
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
-        for t in list(self._tables.values()):
+        await self._timers.close()
+        await self._computers.close()
+        for t in self.directory.live():
             if t.unpublished:
                 async with t.lock:
                     events: list[Event] = []
                     if t.status.active:
-                        await self._settle(t, events, moved=True)  # whose turn it is now
-                    await self._publish(t, events)
+                        await self._turns.settle(t, events, moved=True)  # whose turn it is now
+                    await self._turns.publish(t, events)
         try:
             await self.presenter.close()
         except Exception:
             log.exception("the presenter failed to deliver its last updates")
-        flushers = [t.flusher for t in self._tables.values()
-                    if t.flusher is not None and not t.flusher.done()]
-        if flushers:
-            await asyncio.gather(*flushers, return_exceptions=True)
+        saving = self.directory.saving()
+        if saving:
+            await asyncio.gather(*saving, return_exceptions=True)
         if self._own_executor:
             self._executor.shutdown(wait=False, cancel_futures=True)
 
     # ---- the action discipline -----------------------------------------------------------------
 
     def _get(self, table_id: int) -> LiveTable:
-        t = self._tables.get(table_id)
-        if t is None:
-            raise TableError("This table is closed: the game is over or was ended.")
-        return t
+        return self.directory.get(table_id)
+
+    def _timeout_of(self, options: TableOptions) -> int:
+        if options.turn_timeout is not None:
+            return options.turn_timeout
+        return self.config.default_turn_timeout
 
     async def _act(
         self,
@@ -621,156 +561,12 @@ class TableService(TimerMixin, ComputerRunsMixin):
                 t.restore(memento, game=False)  # refusals come before any change to the game
                 raise
             try:
-                await self._commit(t, action, events, moved=moved)
+                await self._ledger.commit(t, action, events, moved=moved)
             except BaseException:
                 t.restore(memento)
                 raise
-            await self._settle(t, events, moved=moved)
-            await self._publish(t, events)
-            self._forget_if_closed(t)
+            await self._turns.follow(t, events, moved=moved)
             return t.view()
-
-    def _take(
-        self,
-        t: LiveTable,
-        seat: int,
-        move: Move,
-        *,
-        user_id: int | None = None,
-        by: str | None = None,
-        level: str | None = None,
-    ) -> tuple[Action, list[Event]]:
-        """The one place a move meets the engine (people, computers and timeouts alike):
-        apply it, narrate what the engine says it caused, and write its log row."""
-        game = t.game
-        assert game is not None
-        dealer = game.dealer
-        outcome: Outcome = take(game, seat, move)
-        t.seats[seat].computer_guard = None if by is None else Guard.taken(outcome)
-        return logged(outcome, user_id=user_id, by=by, level=level), narrate(outcome, dealer)
-
-    async def _commit(
-        self, t: LiveTable, action: Action | None, events: list[Event], *, moved: bool
-    ) -> None:
-        """Save the table and its action in one transaction, with the deadline of the turn
-        that follows; a game that just ended is recorded (results, ratings) in that same
-        transaction. Waiting bookkeeping rows go with it."""
-        if action is not None:
-            t.revision += 1  # a computer deciding meanwhile must plan again
-        game = t.game
-        if t.status is TableStatus.PLAYING and game is not None:
-            if game.phase is Phase.GAME_OVER:
-                await self._finish(t, events, action)
-                return
-            t.deadline_changed = self._update_deadline(t, moved=moved)
-            if game.hand_number != t.dm_hand:
-                # A new hand gets new DM hand messages: the stored ids always belong to the
-                # stored hand (the DM channels stay).
-                for seat in t.seats:
-                    seat.dm_message_id = None
-                t.dm_hand = game.hand_number
-        else:
-            t.deadline_changed = t.deadline is not None
-            t.deadline = None
-        record = t.record(self.config.timeout_level)
-        pending = t.pending_log
-        if pending and action is None:
-            name, payload = pending[0]
-            action, pending = Action(name, payload=payload), pending[1:]
-        await self.store.save_table(record, action)
-        for name, payload in pending:
-            await self.store.save_table(record, Action(name, payload=payload))
-        t.pending_log = []
-        t.version += 1 + len(pending)
-        t.saved_game_json = record.snapshot_json
-
-    async def _settle(self, t: LiveTable, events: list[Event], *, moved: bool) -> None:
-        """After a commit: (re)set the turn timer, wake the computers, say whose turn it is."""
-        game = t.game
-        if t.status is not TableStatus.PLAYING or game is None:
-            self._disarm(t)
-            return
-        self._arm_timer(t)
-        self._wake_computers(t)
-        if moved or t.deadline_changed:
-            events.append(
-                TurnChanged(
-                    seats=tuple(game.actor_seats()),
-                    awaits=game.phase.awaits,
-                    hand_number=game.hand_number,
-                    deadline=t.deadline,
-                )
-            )
-
-    async def _finish(self, t: LiveTable, events: list[Event], action: Action | None) -> None:
-        """Record a finished game (result and ratings in one transaction) and announce it."""
-        game = t.game
-        assert game is not None and t.rules is not None
-        t.deadline = None
-        record = t.record(self.config.timeout_level)
-        people_seats = tuple(
-            StoredSeat(name=s.name, user_id=s.user_id, computer_level=s.computer) for s in t.seats
-        )
-        result = FinishedGame.from_engine(game, t.rules, people_seats)
-        try:
-            recorded = await self.store.finish_game(record, result, action)
-            changes = tuple(
-                RatingChange(
-                    user_id=c.user_id,
-                    before=c.ordinal_before,
-                    after=c.ordinal_after,
-                    name=c.name,
-                )
-                for c in recorded.rating_changes
-            )
-        except StoreError:
-            # A result the store refuses must not keep the game open for ever: close it
-            # without a result (this raises, and so undoes the move, if even that fails).
-            log.exception("could not record the finished game at table %s", t.id)
-            await self.store.save_table(replace(record, status=StoredStatus.FINISHED), action)
-            changes = ()
-        t.status = TableStatus.FINISHED
-        t.version += 1
-        t.saved_game_json = record.snapshot_json
-        t.pending_log = []
-        standings = tuple(
-            sorted(
-                (
-                    Standing(
-                        place=r.placing,
-                        seat=r.seat,
-                        name=r.name,
-                        user_id=t.seats[r.seat].user_id,
-                        score=r.total,
-                    )
-                    for r in result.seats
-                ),
-                key=lambda s: (s.place, s.seat),
-            )
-        )
-        events.append(
-            GameOver(standings=standings, winners=tuple(game.winners), rating_changes=changes)
-        )
-
-    async def _publish(self, t: LiveTable, events: list[Event]) -> None:
-        """Hand committed events to the presenter; its failure never undoes the action."""
-        if t.unpublished:  # committed computer moves not told yet go first
-            events = [*t.unpublished, *events]
-            t.unpublished = []
-        if not events:
-            return
-        try:
-            await self.presenter.publish(t.view(), events)
-        except Exception:
-            log.exception("presenter failed on table %s", t.id)
-
-    def _forget_if_closed(self, t: LiveTable) -> None:
-        if t.status.active:
-            return
-        self._disarm(t)
-        self._tables.pop(t.id, None)
-        if self._by_channel.get(t.channel_id) == t.id:
-            del self._by_channel[t.channel_id]
 
     # ---- seats ---------------------------------------------------------------------------------
 
@@ -850,29 +646,6 @@ class TableService(TimerMixin, ComputerRunsMixin):
                 )
             names = ", ".join(t.seats[a].name for a in actors)
             raise TableError(f"It is not your turn: waiting for {names}.")
-
-    # ---- bookkeeping saves ---------------------------------------------------------------------
-
-    def _flush_soon(self, t: LiveTable) -> None:
-        """Persist message ids and DM failures soon, under the lock, coalescing requests."""
-        if t.flusher is not None and not t.flusher.done():
-            return
-        t.flusher = asyncio.get_running_loop().create_task(self._flush(t))
-
-    async def _flush(self, t: LiveTable) -> None:
-        try:
-            async with t.lock:
-                if t.flusher is asyncio.current_task():
-                    t.flusher = None
-                if not t.status.active:
-                    return
-                await self._commit(t, None, [], moved=False)
-        except Exception:
-            log.exception("could not save bookkeeping of table %s", t.id)
-        finally:
-            if t.flusher is asyncio.current_task():
-                t.flusher = None
-
 
 # ---- helpers ------------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bot.events import Event
 from bot.guard import Guard
@@ -16,7 +16,7 @@ from bot.models import SeatView, TableOptions, TableStatus, TableView
 from data import Seat as StoredSeat
 from data import TableRecord
 from data import TableStatus as StoredStatus
-from engine import Game, Rules
+from engine import Game, Phase, Rules
 
 
 @dataclass(slots=True)
@@ -42,7 +42,7 @@ class LiveSeat:
         return self.user_id is not None
 
     @property
-    def machine_plays(self) -> bool:
+    def computer_plays(self) -> bool:
         """A computer makes this seat's moves now (a computer seat, or autopilot)."""
         return self.user_id is None or self.autopilot
 
@@ -64,30 +64,22 @@ class LiveTable:
     deadline: datetime | None = None
     deadline_phase: tuple[int, object] | None = None
     """(hand, phase) the deadline was set in: simultaneous steps keep one deadline."""
-    timer_deadline: datetime | None = None
-    """The deadline the running timer task waits for."""
-    runner_waiting: bool = False
-    """The computer task is sleeping its pacing delay (idle until the clock wakes it)."""
-    timer_busy: bool = False
-    """The timer task is past its sleep, handling a warning or a timeout."""
     warned: bool = False
     dm_hand: int | None = None
     """The hand the seats' DM message ids belong to."""
     deadline_changed: bool = False
     """The last commit set a new deadline (or cleared it)."""
-    version: int = 0
-    revision: int = 0
+    saves: int = 0
+    """Saves of this table's row so far (moves and bookkeeping alike)."""
+    moves: int = 0
     """Grows with every committed action (not bookkeeping saves): a computer's decision made
-    outside the lock is applied only if the revision it was planned at is still current."""
+    outside the lock is applied only if the count it was planned at is still current."""
     unpublished: list[Event] = field(default_factory=list)
     """Events of committed moves not yet published; the next publish tells them first."""
     turn_timeout: int = 0
     saved_game_json: str | None = None
     """The snapshot last committed: a failed save puts the game back to it."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    timer: asyncio.Task[None] | None = None
-    runner: asyncio.Task[None] | None = None
-    flusher: asyncio.Task[None] | None = None
     pending_log: list[tuple[str, dict[str, object]]] = field(default_factory=list)
     """Bookkeeping actions (dm_failed...) waiting for the next save."""
 
@@ -101,6 +93,43 @@ class LiveTable:
     def humans(self) -> list[int]:
         """The seats where a person sits."""
         return [i for i, s in enumerate(self.seats) if s.human]
+
+    def awaited_people(self) -> list[int]:
+        """The awaited seats that a person plays themself now (the timer runs for them)."""
+        game = self.game
+        if game is None or game.phase is Phase.GAME_OVER:
+            return []
+        return [seat for seat in game.actor_seats() if not self.seats[seat].computer_plays]
+
+    def next_deadline(self, now: datetime, *, moved: bool) -> bool:
+        """Set the deadline for whoever is awaited now; True when it changed.
+
+        A move starts a new turn (a new deadline), except in the simultaneous steps where
+        the same deadline covers everyone still to bid or discard.
+        """
+        game = self.game
+        people = self.awaited_people()
+        new: datetime | None
+        if not people or self.turn_timeout <= 0:
+            new = None
+        elif self.deadline is not None and (
+            not moved
+            or (
+                game is not None
+                and game.phase.simultaneous
+                and self.deadline_phase == (game.hand_number, game.phase)
+            )
+        ):
+            new = self.deadline
+        else:
+            new = now + timedelta(seconds=self.turn_timeout)
+        if game is not None:
+            self.deadline_phase = (game.hand_number, game.phase)
+        if new == self.deadline:
+            return False
+        self.deadline = new
+        self.warned = False
+        return True
 
     # -- rollback --------------------------------------------------------------------------------
 
@@ -173,7 +202,7 @@ class LiveTable:
             state=game.public_state() if game is not None else None,
             deadline=self.deadline,
             warned=self.warned,
-            version=self.version,
+            version=self.saves,
         )
 
     def stored_seats(self, autopilot_level: str) -> tuple[StoredSeat, ...]:
@@ -221,7 +250,7 @@ class LiveTable:
             message_id=self.message_id,
             snapshot_json=self.game.to_json() if self.game is not None else None,
             turn_deadline=self.deadline.timestamp() if self.deadline is not None else None,
-            saves=self.version,
+            saves=self.saves,
             meta=self.meta(),
         )
 
@@ -268,7 +297,7 @@ class LiveTable:
             rules=rules,
             game=game,
             deadline=deadline,
-            version=record.saves,
+            saves=record.saves,
             dm_hand=game.hand_number if game is not None else None,
             turn_timeout=turn_timeout,
             saved_game_json=record.snapshot_json,

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import OhHellBot
 from bot.errors import TableError
 from bot.guard import Guard
 from bot.models import COMPUTER_LEVELS, TableOptions, TableView
@@ -25,7 +26,7 @@ from bot.service import TableService
 from cogs import render, views
 from cogs.errors import report
 from cogs.interact import Acting, acting_as, answer
-from cogs.presenter import TABLE_EDIT_INTERVAL, DiscordPresenter
+from cogs.presenter import COMPUTER_HOLD_SLACK, DiscordPresenter
 from engine import Bid, Card, Move, Phase, Play, Rules
 
 log = logging.getLogger(__name__)
@@ -479,14 +480,17 @@ def _played(move: Play, before: TableView, after: TableView) -> str:
 
 
 async def setup(bot: commands.Bot) -> None:
-    """Extension entry point: wire the Discord presenter into the service, add the cog and
-    register the dynamic controls (so old buttons work after a restart)."""
-    service = bot.tables  # type: ignore[attr-defined]
-    store = bot.store  # type: ignore[attr-defined]
-    settings = getattr(bot, "settings", None)
-    presenter = DiscordPresenter(bot, service, edit_interval=getattr(
-        settings, "table_edit_interval", TABLE_EDIT_INTERVAL))
-    service.presenter = presenter
-    bot.presenter = presenter  # type: ignore[attr-defined]
-    await bot.add_cog(OhHell(bot, service, store, presenter))
+    """Extension entry point: build the Discord presenter on the bot's tables, start the table
+    service with it, add the cog and register the dynamic controls (so old buttons work after
+    a restart)."""
+    if not isinstance(bot, OhHellBot):
+        raise TypeError("the Oh Hell cog runs on bot.client.OhHellBot")
+    settings = bot.settings
+    directory = bot.directory
+    presenter = DiscordPresenter(
+        bot, directory, directory.ledger.clock,
+        edit_interval=settings.table_edit_interval,
+        computer_hold=settings.computer_delay + COMPUTER_HOLD_SLACK)
+    service = bot.open_tables(presenter)
+    await bot.add_cog(OhHell(bot, service, bot.store, presenter))
     bot.add_dynamic_items(*views.DYNAMIC_ITEMS)

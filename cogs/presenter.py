@@ -44,6 +44,7 @@ import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
+from bot.clock import Clock
 from bot.errors import TableError
 from bot.events import (
     BidMade,
@@ -62,7 +63,7 @@ from bot.events import (
     TurnChanged,
 )
 from bot.models import SeatView, TableView
-from bot.service import TableService
+from bot.presenter import TableReads
 from cogs import render
 from cogs.interact import Acting, current_acting
 from engine import PlayerView
@@ -73,6 +74,8 @@ _versions = itertools.count(1)
 
 TABLE_EDIT_INTERVAL = 1.0
 """Default seconds between two edits of one table message (Settings.table_edit_interval)."""
+COMPUTER_DELAY = 1.0
+"""The service's default pacing of computer moves (Settings.computer_delay)."""
 COMPUTER_HOLD_SLACK = 0.25
 """Seconds beyond COMPUTER_DELAY that a table update waits for the computers' moves (their
 thinking time; a slower run is shown in a second edit)."""
@@ -127,17 +130,17 @@ class TableState:
 class DiscordPresenter:
     """Implements bot.presenter.Presenter for Discord (see the module docstring)."""
 
-    def __init__(self, bot: discord.Client, service: TableService, *,
+    def __init__(self, bot: discord.Client, tables: TableReads, clock: Clock, *,
                  edit_interval: float = TABLE_EDIT_INTERVAL,
-                 computer_hold: float | None = None) -> None:
-        """`edit_interval`: least seconds between edits of a table message. `computer_hold`:
-        most seconds a table update waits for the computers to act next (default: the
-        service's computer delay + COMPUTER_HOLD_SLACK; 0: never wait)."""
+                 computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK) -> None:
+        """`tables`: the hands it DMs and the messages it keeps (built before the service).
+        `edit_interval`: least seconds between edits of a table message. `computer_hold`: most
+        seconds a table update waits for the computers to act next (0: never wait)."""
         self.bot = bot
-        self.service = service
+        self.tables = tables
+        self.clock = clock
         self.edit_interval = edit_interval
-        self.computer_hold = (service.config.computer_delay + COMPUTER_HOLD_SLACK
-                              if computer_hold is None else computer_hold)
+        self.computer_hold = computer_hold
         self._tables: dict[int, TableState] = {}
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self._owed: set[tuple[int, int]] = set()  # (table, user) to tell about closed DMs
@@ -241,7 +244,7 @@ class DiscordPresenter:
             elif not (everyone or seat.seat in touched or slot.controls != wants):
                 continue
             try:
-                pv = self.service.seat_view(view.table_id, seat.seat)
+                pv = self.tables.seat_view(view.table_id, seat.seat)
             except TableError:
                 continue
             self._update(slot, view, pv, acting)
@@ -272,7 +275,7 @@ class DiscordPresenter:
             self._arm(slot, wait)
 
     def _now(self) -> float:
-        return self.service.clock.now().timestamp()
+        return self.clock.now().timestamp()
 
     def _wait_for(self, slot: Slot) -> float:
         """Seconds before the slot's newest state may go out (0 for DMs: a turn never waits).
@@ -310,7 +313,7 @@ class DiscordPresenter:
 
     async def _later(self, slot: Slot, wait: float) -> None:
         """A held update's moment came: send the newest state."""
-        await self.service.clock.sleep(wait)
+        await self.clock.sleep(wait)
         if slot.timer is asyncio.current_task():
             slot.timer = slot.due = None
         if slot.sent < slot.version and (slot.task is None or slot.task.done()):
@@ -377,7 +380,7 @@ class DiscordPresenter:
                 return
             slot.message_id, slot.sent = new, max(slot.sent, version)
             slot.shown = None
-            self.service.set_table_message(view.table_id, new)
+            self.tables.set_table_message(view.table_id, new)
         if old is not None and old != new:
             self._spawn(self._retire(view, old, new))
 
@@ -391,7 +394,7 @@ class DiscordPresenter:
         if message_id is not None and slot.message_id is None:
             slot.message_id = message_id
             if slot.is_table:
-                self.service.set_table_message(slot.table_id, message_id)
+                self.tables.set_table_message(slot.table_id, message_id)
 
     async def _flush(self, slot: Slot, *, held: bool = False) -> None:
         """Send the newest state until the message shows it (a table message may have to wait
@@ -475,7 +478,7 @@ class DiscordPresenter:
             return
         slot.message_id, slot.shown = await self._post(view.channel_id, body)
         slot.last_edit = self._now()
-        self.service.set_table_message(slot.table_id, slot.message_id)
+        self.tables.set_table_message(slot.table_id, slot.message_id)
 
     async def _dm_channel(self, user_id: int, known: int | None) -> int:
         cid = self._dm_channels.get(user_id) or known
@@ -507,7 +510,7 @@ class DiscordPresenter:
             self._dm_closed(slot.table_id, slot.user_id, acting)
             return False
         slot.message_id, slot.channel_id = mid, cid
-        self.service.set_dm_message(slot.table_id, slot.user_id, slot.hand, mid, cid)
+        self.tables.set_dm_message(slot.table_id, slot.user_id, slot.hand, mid, cid)
         return True
 
     async def _welcome(self, ts: TableState, user_id: int, acting: Acting | None) -> None:
@@ -527,7 +530,7 @@ class DiscordPresenter:
         """Stop DMing this person for this game, say so on the table, and tell them."""
         ts = self._tables.get(table_id)
         with contextlib.suppress(TableError):
-            self.service.set_dm_failed(table_id, user_id)
+            self.tables.set_dm_failed(table_id, user_id)
         if ts is not None:
             ts.extras.dm_closed.add(user_id)
             ts.dms.pop(user_id, None)

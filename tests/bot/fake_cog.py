@@ -10,5 +10,5 @@ loaded: list[Any] = []
 
 
 async def setup(bot: Any) -> None:
-    bot.tables.presenter = RecordingPresenter()
+    bot.open_tables(RecordingPresenter())
     loaded.append(bot)

@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from bot.clock import ManualClock
 from bot.errors import TableError
 from bot.events import (
     BiddingDone,
@@ -19,7 +20,7 @@ from bot.events import (
 )
 from bot.models import TableOptions
 from bot.presenter import RecordingPresenter
-from bot.service import TableService
+from bot.service import ServiceConfig, TableService
 from data import Store
 from engine import Card, Phase
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD, HOST
@@ -57,7 +58,7 @@ async def test_full_game_to_game_over(
 
 
 async def test_publish_after_commit_once_per_action(
-    service: TableService, presenter: RecordingPresenter, store: Store
+    store: Store, config: ServiceConfig, clock: ManualClock
 ) -> None:
     class Checking(RecordingPresenter):
         async def publish(self, table, events):  # type: ignore[no-untyped-def]
@@ -65,12 +66,16 @@ async def test_publish_after_commit_once_per_action(
             assert record is not None and record.saves == table.version
             await super().publish(table, events)
 
-    service.presenter = Checking()
-    view = await start_game(service)
-    before = len(service.presenter.published)  # type: ignore[attr-defined]
-    await move(service, view.table_id, HOST)
-    await service.wait_idle()
-    after = service.presenter.published[before:]  # type: ignore[attr-defined]
+    checking = Checking()
+    service = TableService(store, checking, config=config, clock=clock)
+    try:
+        view = await start_game(service)
+        before = len(checking.published)
+        await move(service, view.table_id, HOST)
+        await service.wait_idle()
+    finally:
+        await service.close()
+    after = checking.published[before:]
     # the person's move is one publish; the computers' run that follows is one more at most
     assert 1 <= len(after) <= 2
     assert isinstance(after[0][1][-1], TurnChanged)

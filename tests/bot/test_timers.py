@@ -122,9 +122,9 @@ async def test_person_takes_the_seat_back(
         # on autopilot again, acting on one's own turn (before the computer's pacing delay
         # runs out) takes the seat back too
         await until_host_awaited()
-        live = service._tables[tid]
+        live = service.directory.get(tid)
         live.seats[0].autopilot = True  # the state two timeouts leave, on the host's turn
-        service._wake_computers(live)  # the computer would move after its 5 s delay
+        service._turns.resume(live)  # the computer would move after its 5 s delay
         me = service.hand_view(tid, HOST)
         if me.legal_bids:
             await service.bid(tid, HOST, me.legal_bids[0], me.hand_number)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.service
+import bot.client
 from bot import Settings, create_bot
 from bot.clock import ManualClock
 from tests.discord.harness import Harness, register_idle
@@ -32,7 +32,7 @@ def db_path(tmp_path: Path) -> Path:
 async def boot(db_path: Path, clock: ManualClock,
                monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Boot]:
     """Start a bot (again, for restarts) on the test's database and clock; closes them all."""
-    monkeypatch.setattr(bot.service, "SystemClock", lambda: clock)  # create_bot takes no clock
+    monkeypatch.setattr(bot.client, "SystemClock", lambda: clock)  # create_bot takes no clock
     started: list[Harness] = []
 
     async def start(*, timeout: int = 120, sync: bool = False, channels: int = 1,

@@ -298,7 +298,7 @@ async def test_a_shutdown_delivers_committed_computer_moves(
             gate.wait(10)
         return computer.decide(level, seed, view)
 
-    svc._decide = slow_second
+    svc._computers._decide = slow_second
     assert _bidding(d1)  # after her bid at least two computers move (the bids, then the lead)
     (seat, _), = d1.awaited()
     h1.fire(d1.controls_payload(seat, alice))

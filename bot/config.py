@@ -1,0 +1,24 @@
+"""The table service's knobs (the bot fills them from Settings; tests set delays to 0)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceConfig:
+    """Knobs of the service (the bot fills them from Settings; tests set delays to 0)."""
+
+    default_turn_timeout: int = 120
+    """Seconds per turn when the table does not say; 0 turns timers off."""
+    computer_delay: float = 1.0
+    """Pause before a run of computer moves, so people can follow; 0 in tests."""
+    timeout_level: str = "medium"
+    """The computer level that moves for a person whose time ran out (and on autopilot)."""
+    autopilot_after: int = 2
+    """Timeouts in a row after which a computer keeps playing the seat."""
+    replacement_level: str = "medium"
+    """The level of the computer that takes a kicked or departed person's seat."""
+
+
+__all__ = ["ServiceConfig"]

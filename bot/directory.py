@@ -1,0 +1,178 @@
+"""The tables the service hosts, what may be read of them, and the presenter's bookkeeping.
+
+A TableDirectory exists before the table service and its presenter: the presenter reads private
+hands through it and reports the messages it keeps (table message, DM hands, closed DMs), and
+the service is then built with both. Reads are synchronous and lock-free (safe inside a
+publish); bookkeeping is saved soon after, under the table's lock, coalesced per table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.clock import Clock
+from bot.config import ServiceConfig
+from bot.errors import TableError
+from bot.ledger import Ledger
+from bot.models import TableView
+from bot.table import LiveTable
+from data import Store
+from engine import PlayerView
+
+log = logging.getLogger(__name__)
+
+CLOSED = "This table is closed: the game is over or was ended."
+
+
+class TableDirectory:
+    """Every active table by id and by channel (see the module docstring)."""
+
+    def __init__(self, store: Store, config: ServiceConfig, clock: Clock) -> None:
+        self.ledger = Ledger(store, config, clock)
+        self._tables: dict[int, LiveTable] = {}
+        self._by_channel: dict[int, int] = {}
+        self._flushers: dict[int, asyncio.Task[None]] = {}
+
+    # ---- the registry (the service's) ----------------------------------------------------------
+
+    def add(self, t: LiveTable) -> None:
+        self._tables[t.id] = t
+        self._by_channel[t.channel_id] = t.id
+
+    def remove(self, t: LiveTable) -> None:
+        self._tables.pop(t.id, None)
+        if self._by_channel.get(t.channel_id) == t.id:
+            del self._by_channel[t.channel_id]
+
+    def get(self, table_id: int) -> LiveTable:
+        """The live table; TableError when it is closed or unknown."""
+        t = self._tables.get(table_id)
+        if t is None:
+            raise TableError(CLOSED)
+        return t
+
+    def holds(self, table_id: int) -> bool:
+        return table_id in self._tables
+
+    def channel_taken(self, channel_id: int) -> bool:
+        return channel_id in self._by_channel
+
+    def live(self) -> list[LiveTable]:
+        """Every active table's live state."""
+        return list(self._tables.values())
+
+    # ---- reads ---------------------------------------------------------------------------------
+
+    def table(self, table_id: int) -> TableView:
+        """The table's current view; TableError if there is no such active table."""
+        return self.get(table_id).view()
+
+    def find_table(self, channel_id: int) -> TableView | None:
+        """The active table in this channel, or None (no error)."""
+        table_id = self._by_channel.get(channel_id)
+        return None if table_id is None else self._tables[table_id].view()
+
+    def table_for_channel(self, channel_id: int) -> TableView:
+        """The active table in this channel or thread; TableError otherwise."""
+        found = self.find_table(channel_id)
+        if found is None:
+            raise TableError("There is no table in this channel.")
+        return found
+
+    def tables(self) -> list[TableView]:
+        """Every active table (lobby or playing)."""
+        return [t.view() for t in self._tables.values()]
+
+    def hand_view(self, table_id: int, user_id: int) -> PlayerView:
+        """What this person may see of the game: their own hand, legal bids and cards.
+        TableError if they are not seated or the game has not been dealt."""
+        t = self.get(table_id)
+        seat = t.seat_of(user_id)
+        if seat is None:
+            raise TableError("You are not in this game.")
+        return _seat_view(t, seat)
+
+    def seat_view(self, table_id: int, seat: int) -> PlayerView:
+        """The same by seat number (for the presenter that DMs each seat)."""
+        t = self.get(table_id)
+        if not 0 <= seat < len(t.seats):
+            raise TableError(f"There is no seat {seat} at this table.")
+        return _seat_view(t, seat)
+
+    # ---- presenter bookkeeping (synchronous; saved soon after, safe inside publish) -------------
+
+    def set_table_message(self, table_id: int, message_id: int | None) -> None:
+        """Remember the channel message that shows this table (edited in place)."""
+        t = self._tables.get(table_id)
+        if t is None or t.message_id == message_id:
+            return
+        t.message_id = message_id
+        self._save_soon(t)
+
+    def set_dm_message(
+        self,
+        table_id: int,
+        user_id: int,
+        hand_number: int,
+        message_id: int | None,
+        channel_id: int | None = None,
+    ) -> None:
+        """Remember this person's DM hand message for `hand_number` (ignored when that hand is
+        no longer the one in play)."""
+        t = self._tables.get(table_id)
+        if t is None or t.game is None or t.game.hand_number != hand_number:
+            return
+        seat = t.seat_of(user_id)
+        if seat is None:
+            return
+        s = t.seats[seat]
+        s.dm_message_id = message_id
+        if channel_id is not None:
+            s.dm_channel_id = channel_id
+        self._save_soon(t)
+
+    def set_dm_failed(self, table_id: int, user_id: int) -> None:
+        """This person's DMs are closed: presenters stop trying for this game."""
+        t = self._tables.get(table_id)
+        seat = None if t is None else t.seat_of(user_id)
+        if t is None or seat is None or t.seats[seat].dm_failed:
+            return
+        t.seats[seat].dm_failed = True
+        t.seats[seat].dm_message_id = None
+        t.pending_log.append(("dm_failed", {"user_id": user_id}))  # audit; state is in meta
+        self._save_soon(t)
+
+    def saving(self) -> list[asyncio.Task[None]]:
+        """Bookkeeping saves on their way."""
+        return [task for task in self._flushers.values() if not task.done()]
+
+    def _save_soon(self, t: LiveTable) -> None:
+        """Persist message ids and DM failures soon, under the lock, coalescing requests."""
+        task = self._flushers.get(t.id)
+        if task is not None and not task.done():
+            return
+        self._flushers[t.id] = asyncio.get_running_loop().create_task(self._save(t))
+
+    async def _save(self, t: LiveTable) -> None:
+        try:
+            async with t.lock:
+                if self._flushers.get(t.id) is asyncio.current_task():
+                    del self._flushers[t.id]
+                if not t.status.active:
+                    return
+                await self.ledger.commit(t, None, [], moved=False)
+        except Exception:
+            log.exception("could not save bookkeeping of table %s", t.id)
+        finally:
+            if self._flushers.get(t.id) is asyncio.current_task():
+                del self._flushers[t.id]
+
+
+def _seat_view(t: LiveTable, seat: int) -> PlayerView:
+    if t.game is None:
+        raise TableError("The cards have not been dealt yet.")
+    return t.game.view(seat)
+
+
+__all__ = ["CLOSED", "TableDirectory"]

@@ -1,0 +1,119 @@
+"""Committing a table to the store: its row, its action-log row and, at the end, its result.
+
+Every change to a table goes through `Ledger.commit` before anyone is told of it (DESIGN.md
+section 4): the row carries the deadline of the turn that follows, so timers survive a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from bot.clock import Clock
+from bot.config import ServiceConfig
+from bot.events import Event, GameOver, RatingChange, Standing
+from bot.models import TableStatus
+from bot.table import LiveTable
+from data import Action, FinishedGame, Store, StoreError
+from data import Seat as StoredSeat
+from data import TableStatus as StoredStatus
+from engine import Phase
+
+log = logging.getLogger(__name__)
+
+
+class Ledger:
+    """Writes tables to the store (see the module docstring). Callers hold the table's lock."""
+
+    def __init__(self, store: Store, config: ServiceConfig, clock: Clock) -> None:
+        self.store = store
+        self.config = config
+        self.clock = clock
+
+    async def commit(
+        self, t: LiveTable, action: Action | None, events: list[Event], *, moved: bool
+    ) -> None:
+        """Save the table and its action in one transaction, with the deadline of the turn
+        that follows; a game that just ended is recorded (results, ratings) in that same
+        transaction. Waiting bookkeeping rows go with it."""
+        if action is not None:
+            t.moves += 1  # a computer deciding meanwhile must plan again
+        game = t.game
+        if t.status is TableStatus.PLAYING and game is not None:
+            if game.phase is Phase.GAME_OVER:
+                await self.finish(t, events, action)
+                return
+            t.deadline_changed = t.next_deadline(self.clock.now(), moved=moved)
+            if game.hand_number != t.dm_hand:
+                # A new hand gets new DM hand messages: the stored ids always belong to the
+                # stored hand (the DM channels stay).
+                for seat in t.seats:
+                    seat.dm_message_id = None
+                t.dm_hand = game.hand_number
+        else:
+            t.deadline_changed = t.deadline is not None
+            t.deadline = None
+        record = t.record(self.config.timeout_level)
+        pending = t.pending_log
+        if pending and action is None:
+            name, payload = pending[0]
+            action, pending = Action(name, payload=payload), pending[1:]
+        await self.store.save_table(record, action)
+        for name, payload in pending:
+            await self.store.save_table(record, Action(name, payload=payload))
+        t.pending_log = []
+        t.saves += 1 + len(pending)
+        t.saved_game_json = record.snapshot_json
+
+    async def finish(self, t: LiveTable, events: list[Event], action: Action | None) -> None:
+        """Record a finished game (result and ratings in one transaction) and announce it."""
+        game = t.game
+        assert game is not None and t.rules is not None
+        t.deadline = None
+        record = t.record(self.config.timeout_level)
+        people_seats = tuple(
+            StoredSeat(name=s.name, user_id=s.user_id, computer_level=s.computer) for s in t.seats
+        )
+        result = FinishedGame.from_engine(game, t.rules, people_seats)
+        try:
+            recorded = await self.store.finish_game(record, result, action)
+            changes = tuple(
+                RatingChange(
+                    user_id=c.user_id,
+                    before=c.ordinal_before,
+                    after=c.ordinal_after,
+                    name=c.name,
+                )
+                for c in recorded.rating_changes
+            )
+        except StoreError:
+            # A result the store refuses must not keep the game open for ever: close it
+            # without a result (this raises, and so undoes the move, if even that fails).
+            log.exception("could not record the finished game at table %s", t.id)
+            await self.store.save_table(replace(record, status=StoredStatus.FINISHED), action)
+            changes = ()
+        t.status = TableStatus.FINISHED
+        t.saves += 1
+        t.saved_game_json = record.snapshot_json
+        t.pending_log = []
+        standings = tuple(
+            sorted(
+                (
+                    Standing(
+                        place=r.placing,
+                        seat=r.seat,
+                        name=r.name,
+                        user_id=t.seats[r.seat].user_id,
+                        score=r.total,
+                    )
+                    for r in result.seats
+                ),
+                key=lambda s: (s.place, s.seat),
+            )
+        )
+        events.append(
+            GameOver(standings=standings, winners=tuple(game.winners), rating_changes=changes)
+        )
+
+
+__all__ = ["Ledger"]

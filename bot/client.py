@@ -28,6 +28,7 @@ from bot.invite import invite_url
 from bot.presenter import NullPresenter, Presenter
 from bot.service import ResumeReport, ServiceConfig, TableService
 from bot.settings import CannotStart, Settings
+from bot.tree import AnsweringTree
 from data import Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,7 @@ class OhHellBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            tree_cls=AnsweringTree,
         )
         self.settings = settings
         self.extensions_to_load: tuple[str, ...] = tuple(extensions)

@@ -130,13 +130,3 @@ def current_acting(table_id: int) -> Acting | None:
     if acting.table_id is not None and acting.table_id != table_id:
         return None
     return acting
-
-
-async def answer(interaction: discord.Interaction, text: str, *, ephemeral: bool = True,
-                 **kwargs: Any) -> None:
-    """Send a text answer whether or not the interaction was already answered or deferred."""
-    text = text if len(text) <= 2000 else text[:1997] + "..."
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=ephemeral, **kwargs)
-    else:
-        await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)

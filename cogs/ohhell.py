@@ -22,10 +22,11 @@ from bot.errors import TableError
 from bot.guard import Guard
 from bot.models import COMPUTER_LEVELS, TableOptions, TableView
 from bot.moves import sentence
+from bot.records import GuildSettings, Records
 from bot.service import TableService
+from bot.tree import answer, report
 from cogs import render, views
-from cogs.errors import report
-from cogs.interact import Acting, acting_as, answer
+from cogs.interact import Acting, acting_as
 from cogs.presenter import COMPUTER_HOLD_SLACK, DiscordPresenter
 from engine import Bid, Card, Move, Phase, Play, Rules
 
@@ -73,30 +74,9 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     ohhell = app_commands.Group(name="ohhell", description="Play Oh Hell, the trick-taking game",
                                 guild_only=True)
 
-    def __init__(self, bot: commands.Bot, service: TableService, store: Any,
+    def __init__(self, bot: commands.Bot, service: TableService, records: Records,
                  presenter: DiscordPresenter) -> None:
-        self.bot, self.service, self.store, self.presenter = bot, service, store, presenter
-        self._tree_on_error: Any = None
-
-    async def cog_load(self) -> None:
-        # Red-DiscordBot's way: the tree's error hook answers what no cog handler did.
-        self._tree_on_error = self.bot.tree.on_error
-        self.bot.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
-
-    async def cog_unload(self) -> None:
-        if self._tree_on_error is not None:
-            self.bot.tree.on_error = self._tree_on_error  # type: ignore[method-assign]
-
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        await report(interaction, error)
-
-    async def _on_tree_error(self, interaction: discord.Interaction,
-                             error: app_commands.AppCommandError) -> None:
-        command = interaction.command
-        if command is not None and command._has_any_error_handlers():
-            return  # cog_app_command_error answered it
-        await report(interaction, error)
+        self.bot, self.service, self.records, self.presenter = bot, service, records, presenter
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -116,8 +96,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             raise TableError("There is no table in this channel.")
         return self.service.table_for_channel(interaction.channel_id)
 
-    async def _settings(self, guild_id: int | None) -> Any:
-        return await self.store.get_settings(guild_id or 0)
+    async def _settings(self, guild_id: int | None) -> GuildSettings:
+        return await self.records.get_settings(guild_id or 0)
 
     async def _allow_computers(self, guild_id: int | None) -> None:
         if not (await self._settings(guild_id)).allow_computers:
@@ -421,7 +401,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     @app_commands.describe(sort="What to rank by (default: rating)")
     @app_commands.choices(sort=SORT_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, sort: str = "rating") -> None:
-        rows = await self.store.leaderboard(interaction.guild_id or 0, sort=sort, limit=10)
+        rows = await self.records.leaderboard(interaction.guild_id or 0, sort=sort, limit=10)
         name = interaction.guild.name if interaction.guild else "this server"
         await interaction.response.send_message(embed=render.leaderboard_embed(rows, sort, name))
 
@@ -430,7 +410,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     async def stats(self, interaction: discord.Interaction,
                     member: discord.Member | None = None) -> None:
         user = member or interaction.user
-        found = await self.store.player_stats(interaction.guild_id or 0, user.id)
+        found = await self.records.player_stats(interaction.guild_id or 0, user.id)
         await interaction.response.send_message(embed=render.stats_embed(found, user.id))
 
     @ohhell.command(name="settings", description="Server defaults for new tables (Manage Server)")
@@ -460,7 +440,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             changes["allow_computers"] = computers
         if changes:
             gs = dataclasses.replace(gs, **changes)
-            await self.store.save_settings(gs)
+            await self.records.save_settings(gs)
         await interaction.response.send_message(
             content="Saved. New tables start from these defaults." if changes else None,
             embed=render.settings_embed(gs), ephemeral=True)

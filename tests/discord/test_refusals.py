@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.errors import SORRY
+from bot.tree import SORRY
 from engine import Phase
 from tests.discord.driver import Driver
 from tests.discord.harness import CALLBACK, Call, Harness, Member

@@ -1,20 +1,24 @@
-"""Every failure gets an answer: an ephemeral sentence, never "This interaction failed".
+"""The command tree: every failure gets an answer, an ephemeral sentence, never "This
+interaction failed".
 
 Refusals (TableError) are the service's own sentences, shown as they are. Discord-side refusals
 (missing permission, a command used outside a server) get plain words. Anything unexpected is
 logged with its context (who, where, which command or control) and answered with an apology:
 the game's state is safe because every action is committed or refused as a whole.
+
+`AnsweringTree` is the bot's CommandTree (Red-DiscordBot's way: a subclass whose `on_error`
+answers what failed); controls, which the tree does not dispatch, call `report` themselves.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.errors import TableError
-from cogs.interact import answer
 
 log = logging.getLogger(__name__)
 
@@ -73,3 +77,24 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
         await answer(interaction, text)
     except discord.HTTPException as err:  # expired or already answered: nothing more to do
         log.warning("could not answer %s: %s", context_of(interaction), err)
+
+
+class AnsweringTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: every failed command is answered (see the module docstring)."""
+
+    async def on_error(self, interaction: discord.Interaction[Any],
+                       error: app_commands.AppCommandError, /) -> None:
+        await report(interaction, error)
+
+
+async def answer(interaction: discord.Interaction, text: str, *, ephemeral: bool = True,
+                 **kwargs: Any) -> None:
+    """Send a text answer whether or not the interaction was already answered or deferred."""
+    text = text if len(text) <= 2000 else text[:1997] + "..."
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
+
+
+__all__ = ["SORRY", "AnsweringTree", "answer", "context_of", "report", "unwrap", "words_for"]

@@ -1,0 +1,34 @@
+"""What the cogs may read and write beside the tables: leaderboards, players' stats and the
+server's settings. A typed facade over the store, so a cog never holds the store itself (and
+the value types it hands back come from here, not from data/)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from data import GuildSettings, PlayerStats
+
+
+class Records(Protocol):
+    """Leaderboards, stats and server settings (data.Store provides exactly these)."""
+
+    async def leaderboard(
+        self, guild_id: int, sort: str = ..., limit: int = ..., min_games: int = ...
+    ) -> list[PlayerStats]:
+        """The server's people, best first by `sort` (ValueError for an unknown sort)."""
+        ...
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
+        """One person's record in one server (None: no finished game there)."""
+        ...
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings (the defaults when it never set any)."""
+        ...
+
+    async def save_settings(self, value: GuildSettings) -> None:
+        """Replace the server's settings."""
+        ...
+
+
+__all__ = ["GuildSettings", "PlayerStats", "Records"]

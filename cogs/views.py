@@ -180,8 +180,8 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def __init__(self, table_id: int, guard: Guard, cards: Sequence[Card] = (),
                  count: int = 1) -> None:
-        options = [discord.SelectOption(label=str(c), value=c.code) for c in cards] or [
-            discord.SelectOption(label="-", value="-")]
+        options = [discord.SelectOption(label=str(c), value=c.code, description=c.name)
+                   for c in cards] or [discord.SelectOption(label="-", value="-")]
         count = max(1, min(count, len(options)))
         super().__init__(discord.ui.Select(
             custom_id=f"ohhell:discard:{table_id}:{guard.code()}", options=options[:25],
@@ -203,13 +203,18 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             interaction, self.table_id, self.guard, self.move))
 
 
+def trump_label(suit: Suit) -> str:
+    """ "♠ Spades": the symbol, and the word for whoever cannot tell the symbols apart."""
+    return f"{suit.symbol} {suit.label.capitalize()}"
+
+
 class TrumpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=rf"ohhell:trump:(?P<table>\d+):(?P<guard>{GUARD_PATTERN}):(?P<suit>[CDHS])"):
     """The dealer names trump (dealer_picks): one button per suit allowed."""
 
     def __init__(self, table_id: int, guard: Guard, suit: Suit) -> None:
         super().__init__(discord.ui.Button(
-            label=suit.symbol, style=discord.ButtonStyle.primary,
+            label=trump_label(suit), style=discord.ButtonStyle.primary,
             custom_id=f"ohhell:trump:{table_id}:{guard.code()}:{suit.letter}"))
         self.table_id, self.guard, self.suit = table_id, guard, suit
 

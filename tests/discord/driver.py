@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from bot.models import TableStatus, TableView
+from cogs.views import trump_label
 from engine import Card, Phase
 from tests.discord.harness import Call, Harness, Member
 from tests.discord.limits import check_message
@@ -123,7 +124,7 @@ class Driver:
         if kind == "play":
             return self.h.select(mid, [move.code], member)
         if kind == "trump":
-            return self.h.click(mid, move.symbol, member)
+            return self.h.click(mid, trump_label(move), member)
         return self.h.select(mid, [c.code for c in move], member)
 
     async def play_out(self, how: str = "slash", limit: int = 2000) -> None:

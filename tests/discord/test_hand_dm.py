@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from bot.models import SeatView, TableOptions, TableStatus, TableView
 from cogs import render
-from engine import Bid, Discard, Game, Phase, Play, Rules
+from engine import Bid, Card, Discard, Game, Phase, Play, Rules
+from tests.discord.driver import Driver
+from tests.discord.harness import Harness
 
 NAMES = ("Ann", "Bob", "Cy", "Di")
 
@@ -89,3 +91,27 @@ def test_extra_card_says_the_extra_card() -> None:
     expect = (f"**{planned + 1} cards** ({planned} dealt + 1 extra card): "
               f"**{planned + 1} tricks**")
     assert expect in dm(game, 2) and expect in table_text(game)
+
+
+async def test_trump_buttons_and_discard_menus_say_their_suits_and_cards_in_words(
+    h: Harness,
+) -> None:
+    members = [h.member("alice"), h.member("bob"), h.member("carol")]
+    d = Driver(h, members)
+    await d.lobby(preset="dealer_picks")
+    ((_, dealer),) = d.awaited()
+    buttons = h.components(d.hand_message(dealer))
+    assert [b["label"] for b in buttons] == ["♣ Clubs", "♦ Diamonds", "♥ Hearts", "♠ Spades"]
+    dm_text = h.fake.messages[d.hand_message(dealer)]["embeds"][0]["description"]
+    assert "trump **you name it**" in dm_text
+    await d.slash("ohhell end", members[0])
+
+    d = Driver(h, members)
+    await d.lobby(preset="ouch")
+    seat, member = d.awaited()[0]
+    (menu,) = h.components(d.hand_message(member))
+    hand = d.svc.seat_view(d.view().table_id, seat).hand
+    assert {o["description"] for o in menu["options"]} == {c.name for c in hand}
+    assert all(o["label"] == str(Card.parse(o["value"])) for o in menu["options"])
+    assert menu["min_values"] == menu["max_values"] == 2
+    await d.play_out("controls")  # the driver clicks by these labels: the whole game plays

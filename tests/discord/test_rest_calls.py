@@ -116,7 +116,7 @@ async def test_a_held_update_waits_no_longer_than_the_computer_hold(
     """Computers slower than the hold: the person's card shows alone when the hold runs out,
     the computers' answer in the next edit."""
     h = await boot(computer_delay=1.0, edit_interval=1.0)
-    h.bot.presenter.computer_hold = 0.5  # type: ignore[attr-defined]
+    h.bot.presenter.delivery.computer_hold = 0.5  # type: ignore[attr-defined]
     alice = h.member("alice")
     d = Driver(h, [alice], seed=3)
     await d.lobby(bots=3, max_cards=4, bot_level="random")

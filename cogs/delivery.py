@@ -1,0 +1,434 @@
+"""Delivering the presenter's messages to Discord: when, and by which REST call.
+
+A `Slot` is one message kept up to date (the table message, or one DM hand). The presenter
+(cogs/presenter.py) decides what each slot shows; Delivery sends it: a task per slot sends or
+edits it, always with the newest state, so a burst of moves costs one edit, edits of one message
+never overtake each other, and the service's lock is never held across Discord's latency.
+
+Fewer edits of the table message (Discord limits edits to about 5 per 5 s per channel, and
+DESIGN.md section 6 budgets about one REST call per player action):
+- at most one edit per `edit_interval` seconds (TABLE_EDIT_INTERVAL): the first change goes out
+  at once, changes within the interval wait and go as one trailing edit of the newest state, so
+  nothing (a hand's result, the final standings) is lost, only merged;
+- when the seats to act next are computers, the update waits for their moves (at most
+  `computer_hold`, about COMPUTER_DELAY, from the first change not yet shown), so one edit shows
+  a person's move and the computers' answer together.
+A message whose new body is exactly what it already shows is not edited. `close` sends whatever
+is held before the bot disconnects. A slot that the acting player's interaction response can
+carry is left to it (cogs.interact), and sent over REST only if that response fails (`release`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from discord.http import handle_message_parameters
+from discord.utils import MISSING
+
+from bot.clock import Clock
+from bot.models import TableView
+from bot.presenter import TableReads
+from cogs import render
+from cogs.interact import Acting
+from engine import PlayerView
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007
+"""Discord's error code for a person who does not accept DMs."""
+_versions = itertools.count(1)
+
+TABLE_EDIT_INTERVAL = 1.0
+"""Default seconds between two edits of one table message (Settings.table_edit_interval)."""
+COMPUTER_DELAY = 1.0
+"""The service's default pacing of computer moves (Settings.computer_delay)."""
+COMPUTER_HOLD_SLACK = 0.25
+"""Seconds beyond COMPUTER_DELAY that a table update waits for the computers' moves (their
+thinking time; a slower run is shown in a second edit)."""
+CLOSE_TIMEOUT = 10.0
+"""Seconds `close` waits for the last updates to reach Discord before giving up."""
+_SOON = 0.001
+"""A wait shorter than this is no wait (clock rounding)."""
+
+
+@dataclass(eq=False)
+class Slot:
+    """One message the presenter keeps up to date (the table message, or one DM hand)."""
+
+    table_id: int
+    user_id: int | None = None  # None: the table message
+    seat: int | None = None
+    hand: int | None = None
+    message_id: int | None = None
+    channel_id: int | None = None
+    view: TableView | None = None
+    pv: PlayerView | None = None
+    final: bool = False  # a finished hand: no cards, no controls
+    version: int = 0
+    sent: int = 0
+    controls: bool = False  # what was last sent carries move controls
+    acting: Acting | None = None  # the action whose publish scheduled this update, if any
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    task: asyncio.Task[None] | None = None
+    shown: int | None = None  # fingerprint of the body the message shows (None: not known)
+    inflight: int = 0  # the version being sent now
+    dirty_since: float | None = None  # clock time of the first change not sent or in flight
+    last_edit: float | None = None  # clock time of the last REST edit (the table message)
+    timer: asyncio.Task[None] | None = None  # a held update waiting for its moment
+    due: float | None = None  # when the timer fires
+    results_shown: int = 0  # finished hands the table message showed when last sent
+
+    @property
+    def is_table(self) -> bool:
+        return self.user_id is None
+
+
+
+
+class Delivery:
+    """Sends and edits the slots' messages (see the module docstring)."""
+
+    def __init__(self, bot: discord.Client, tables: TableReads, clock: Clock, *,
+                 body_of: Callable[[Slot], render.Render],
+                 dm_closed: Callable[[int, int, Acting | None], None],
+                 sent: Callable[[int], None],
+                 edit_interval: float = TABLE_EDIT_INTERVAL,
+                 computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK) -> None:
+        """`body_of`: what a slot shows now (the presenter's). `dm_closed(table, user, acting)`:
+        Discord refused a DM (error 50007). `sent(table)`: a slot of the table is up to date.
+        `edit_interval`, `computer_hold`: see the module docstring (0: no wait)."""
+        self.bot = bot
+        self.tables = tables
+        self.clock = clock
+        self.body_of = body_of
+        self._dm_closed = dm_closed
+        self._sent = sent
+        self.edit_interval = edit_interval
+        self.computer_hold = computer_hold
+        self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._timers: set[asyncio.Task[Any]] = set()  # held updates waiting (in _tasks too)
+        self._closing = False  # shutting down: send everything now
+
+    def update(self, slot: Slot, view: TableView, pv: PlayerView | None,
+                acting: Acting | None) -> None:
+        """Record the newest state of a slot; leave it to the actor's response or schedule it."""
+        if slot.version <= max(slot.sent, slot.inflight):
+            slot.dirty_since = self._now()  # the first change the message does not show
+        slot.view, slot.version = view, next(_versions)
+        if pv is not None:
+            slot.pv = pv
+        if acting is not None and acting.covers(slot.message_id, table=slot.is_table):
+            acting.covered.append(slot)
+            return
+        slot.acting = acting
+        self._schedule(slot)
+
+    def _schedule(self, slot: Slot) -> None:
+        """Send the slot now, or arm its timer for when it may be sent (see _wait_for)."""
+        if slot.task is not None and not slot.task.done():
+            return  # the running flush looks again when its send is done
+        wait = self._wait_for(slot)
+        if wait < _SOON:
+            self._disarm(slot)
+            slot.task = self.spawn(self._flush(slot))
+        else:
+            self._arm(slot, wait)
+
+    def _now(self) -> float:
+        return self.clock.now().timestamp()
+
+    def _wait_for(self, slot: Slot) -> float:
+        """Seconds before the slot's newest state may go out (0 for DMs: a turn never waits).
+
+        A table message waits for the edit interval to pass since its last edit, and, while
+        computers are to act next, for their moves (up to `computer_hold` after the first change
+        not shown yet), unless a hand finished since it was last sent: a hand's result is not
+        held for the next hand's computers (who may finish that hand too before it is shown)."""
+        if not slot.is_table or self._closing:
+            return 0.0
+        now = self._now()
+        due = now
+        if slot.last_edit is not None:
+            due = max(due, slot.last_edit + self.edit_interval)
+        if (self.computer_hold > 0 and _computers_next(slot.view)
+                and _results(slot.view) <= slot.results_shown):
+            due = max(due, (slot.dirty_since or now) + self.computer_hold)
+        return due - now
+
+    def _arm(self, slot: Slot, wait: float) -> None:
+        due = self._now() + wait
+        if slot.timer is not None and not slot.timer.done() and slot.due is not None \
+                and abs(slot.due - due) < _SOON:
+            return
+        self._disarm(slot)
+        slot.due = due
+        slot.timer = timer = self.spawn(self._later(slot, wait))
+        self._timers.add(timer)
+        timer.add_done_callback(self._timers.discard)
+
+    def _disarm(self, slot: Slot) -> None:
+        if slot.timer is not None and slot.timer is not asyncio.current_task():
+            slot.timer.cancel()
+        slot.timer = slot.due = None
+
+    async def _later(self, slot: Slot, wait: float) -> None:
+        """A held update's moment came: send the newest state."""
+        await self.clock.sleep(wait)
+        if slot.timer is asyncio.current_task():
+            slot.timer = slot.due = None
+        if slot.sent < slot.version and (slot.task is None or slot.task.done()):
+            slot.task = self.spawn(self._flush(slot, held=True))
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # ---- delivery -----------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def delivering(self, slot: Slot) -> AsyncIterator[render.Render]:
+        """Hold the slot while an interaction response delivers it (see cogs.interact)."""
+        async with slot.lock:
+            version = slot.version
+            body = self.body_of(slot)
+            yield body
+            slot.sent = max(slot.sent, version)
+            slot.controls = body.controls
+            slot.shown = None  # sent by discord.py: the fingerprint is not known
+            if slot.is_table:
+                slot.results_shown = _results(slot.view)
+
+    def release(self, acting: Acting) -> None:
+        """Slots an interaction meant to deliver but did not (it failed): send them over REST."""
+        for slot in acting.covered:
+            if slot.sent < slot.version:
+                self._schedule(slot)
+
+    async def repost(self, slot: Slot, view: TableView,
+                     send: Callable[[render.Render], Awaitable[int | None]]) -> None:
+        """`/ohhell table`: `send` posts the table anew; the old message stops being live."""
+        async with slot.lock:
+            slot.view = slot.view or view
+            version = slot.version
+            body = self.body_of(slot)
+            old = slot.message_id
+            new = await send(body)
+            if new is None:
+                return
+            slot.message_id, slot.sent = new, max(slot.sent, version)
+            slot.shown = None
+            self.tables.set_table_message(view.table_id, new)
+        if old is not None and old != new:
+            self.spawn(self._retire(view, old, new))
+
+    async def _retire(self, view: TableView, old: int, new: int) -> None:
+        url = f"https://discord.com/channels/{view.guild_id}/{view.channel_id}/{new}"
+        with contextlib.suppress(discord.HTTPException):
+            await self._edit(view.channel_id, old, render.moved_message(view, url))
+
+    def delivered(self, slot: Slot, message_id: int | None) -> None:
+        """An interaction response created the slot's message (the table message at start)."""
+        if message_id is not None and slot.message_id is None:
+            slot.message_id = message_id
+            if slot.is_table:
+                self.tables.set_table_message(slot.table_id, message_id)
+
+    async def _flush(self, slot: Slot, *, held: bool = False) -> None:
+        """Send the newest state until the message shows it (a table message may have to wait
+        again: then the timer is armed and this task ends). `held`: the timer's moment came."""
+        try:
+            async with slot.lock:
+                while slot.sent < slot.version:
+                    if not held:
+                        wait = self._wait_for(slot)
+                        if wait >= _SOON:
+                            self._arm(slot, wait)
+                            return
+                    held = False
+                    version, acting, slot.acting = slot.version, slot.acting, None
+                    slot.inflight, slot.dirty_since = version, None
+                    body = self.body_of(slot)
+                    results = _results(slot.view)
+                    try:
+                        if slot.is_table:
+                            await self._send_table(slot, body)
+                            slot.results_shown = results
+                        elif not await self._send_dm(slot, body, acting):
+                            return
+                    finally:
+                        slot.inflight = 0
+                    slot.sent, slot.controls = version, body.controls
+        except Exception:
+            log.exception("could not update the %s message of table %s",
+                          "table" if slot.is_table else f"DM ({slot.user_id})", slot.table_id)
+        finally:
+            if slot.task is asyncio.current_task():
+                slot.task = None  # a finished task would keep its context alive
+            self._sent(slot.table_id)
+
+    # Raw REST: discord.py's Messageable.send / PartialMessage.edit would also build a Message
+    # object from every reply, a measurable cost per action that the presenter never uses.
+
+    async def _edit(self, channel_id: int, message_id: int, body: render.Render,
+                    shown: int | None = None) -> int | None:
+        """Edit a message unless it shows this very body already (`shown`, its fingerprint);
+        returns the fingerprint of what it shows now, or None when the edit was skipped."""
+        state = self.bot._connection
+        params = handle_message_parameters(
+            content=body.content, embed=body.embed, view=body.view,
+            previous_allowed_mentions=state.allowed_mentions)
+        with params:
+            fingerprint = _fingerprint(params.payload)
+            if fingerprint == shown:
+                body.done()
+                return None
+            await self.bot.http.edit_message(channel_id, message_id, params=params)
+        body.done()
+        return fingerprint
+
+    async def _post(self, channel_id: int, body: render.Render) -> tuple[int, int]:
+        """Post a message; returns its id and the fingerprint of its body."""
+        state = self.bot._connection
+        params = handle_message_parameters(
+            content=body.content or MISSING, embed=body.embed,
+            view=body.view if body.view is not None else MISSING,
+            allowed_mentions=state.allowed_mentions)
+        with params:
+            data = await self.bot.http.send_message(channel_id, params=params)
+            fingerprint = _fingerprint(params.payload)
+        body.done()
+        return int(data["id"]), fingerprint
+
+    async def _send_table(self, slot: Slot, body: render.Render) -> None:
+        view = slot.view
+        assert view is not None
+        if slot.message_id is not None:
+            try:
+                shown = await self._edit(view.channel_id, slot.message_id, body, slot.shown)
+            except discord.NotFound:  # somebody deleted the table message: post it again
+                slot.message_id = slot.shown = None
+            else:
+                if shown is not None:
+                    slot.shown, slot.last_edit = shown, self._now()
+                return
+        if not view.status.active:
+            return
+        slot.message_id, slot.shown = await self._post(view.channel_id, body)
+        slot.last_edit = self._now()
+        self.tables.set_table_message(slot.table_id, slot.message_id)
+
+    async def _dm_channel(self, user_id: int, known: int | None) -> int:
+        cid = self._dm_channels.get(user_id) or known
+        if cid is None:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            cid = dm.id
+        self._dm_channels[user_id] = cid
+        return cid
+
+    async def _send_dm(self, slot: Slot, body: render.Render, acting: Acting | None) -> bool:
+        """Send or edit a DM hand; False when the person's DMs are closed."""
+        assert slot.user_id is not None and slot.hand is not None
+        try:
+            cid = await self._dm_channel(slot.user_id, slot.channel_id)
+            if slot.message_id is not None:
+                try:
+                    shown = await self._edit(cid, slot.message_id, body, slot.shown)
+                    if shown is not None:
+                        slot.shown = shown
+                    return True
+                except discord.NotFound:
+                    slot.message_id = slot.shown = None
+            if slot.final:
+                return True
+            mid, slot.shown = await self._post(cid, body)
+        except discord.Forbidden as err:
+            if err.code != DM_CLOSED:
+                raise
+            self._dm_closed(slot.table_id, slot.user_id, acting)
+            return False
+        slot.message_id, slot.channel_id = mid, cid
+        self.tables.set_dm_message(slot.table_id, slot.user_id, slot.hand, mid, cid)
+        return True
+
+    async def welcome(self, view: TableView, user_id: int, acting: Acting | None) -> None:
+        """A first DM when someone joins: it finds closed DMs while they are still here."""
+        try:
+            cid = await self._dm_channel(user_id, None)
+            await self._post(cid, render.welcome_dm(view))
+        except discord.Forbidden as err:
+            if err.code != DM_CLOSED:
+                log.warning("welcome DM to %s failed: %s", user_id, err)
+                return
+            self._dm_closed(view.table_id, user_id, acting)
+        except discord.HTTPException as err:
+            log.warning("welcome DM to %s failed: %s", user_id, err)
+
+    def channel_of(self, user_id: int) -> int | None:
+        """The DM channel known for this person, if any."""
+        return self._dm_channels.get(user_id)
+
+    async def wait(self, slots: list[Slot]) -> None:
+        """Wait until these slots' due updates are sent (a held table update is not waited
+        for)."""
+        while True:
+            pending = [s.task for s in slots if s.task is not None and not s.task.done()]
+            if not pending:
+                return
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    async def close(self, slots: list[Slot]) -> None:
+        """Shutting down: send every update now, held ones too, and wait for them (at most
+        CLOSE_TIMEOUT seconds), so what was committed is on Discord before the bot leaves."""
+        self._closing = True
+        for timer in list(self._timers):
+            timer.cancel()
+        for slot in slots:
+            slot.timer = slot.due = None
+            if slot.sent < slot.version:
+                self._schedule(slot)
+
+        async def drain() -> None:
+            while self._tasks:
+                await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+        try:
+            await asyncio.wait_for(drain(), CLOSE_TIMEOUT)
+        except TimeoutError:
+            log.warning("%d message updates were not sent before shutdown", len(self._tasks))
+
+
+def _computers_next(view: TableView | None) -> bool:
+    """Only computers (or people on autopilot) are to act: their moves follow by themselves."""
+    st = view.state if view is not None else None
+    if view is None or st is None or not view.status.active or not st.actor_seats:
+        return False
+    return all(view.seats[s].user_id is None or view.seats[s].autopilot for s in st.actor_seats)
+
+
+def _results(view: TableView | None) -> int:
+    """How many hands of the game are finished (and scored) in this view."""
+    st = view.state if view is not None else None
+    return len(st.scoresheet) if st is not None else 0
+
+
+def _fingerprint(payload: dict[str, Any] | None) -> int:
+    """What a message payload shows (text, embeds, controls), as a number: the same for a post
+    and an edit of the same body, different when anything shown differs."""
+    payload = payload or {}
+    shown = (payload.get("content") or None, payload.get("embeds") or [],
+             payload.get("components") or [])
+    return hash(json.dumps(shown, sort_keys=True, ensure_ascii=False, default=str))
+
+
+__all__ = ["COMPUTER_DELAY", "COMPUTER_HOLD_SLACK", "TABLE_EDIT_INTERVAL", "Delivery", "Slot"]

@@ -119,7 +119,7 @@ class Bench:
         self.changed[view.table_id] = asyncio.Event()
         for m in members:
             self.table_of_user[m.id] = view.table_id
-        await self.presenter.settle(view.table_id)
+        await self.presenter.wait_delivered(view.table_id)
         return int(view.table_id)
 
     async def next_move(self, table_id: int) -> dict[str, Any] | None:
@@ -177,7 +177,8 @@ class Bench:
         if payload is None:
             return False
         latencies.append(await self.interact(payload))
-        await self.presenter.settle(table_id)  # the DMs show the new turn before the next move
+        # the DMs show the new turn before the next move
+        await self.presenter.wait_delivered(table_id)
         self.done.append(payload)  # forgotten later: a deferred answer may still be on its way
         while len(self.done) > 2000:
             self.h.fake.forget(self.done.popleft())

@@ -289,8 +289,8 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
             try:
                 options = TableOptions(
                     preset=args.preset,
-                    bots=args.players - 1,
-                    bot_level=args.level,
+                    computers=args.players - 1,
+                    computer_level=args.level,
                     max_cards=args.max_cards,
                     seed=args.seed,
                     turn_timeout=0,
@@ -345,7 +345,7 @@ async def _game_loop(
             # service has already moved it. Nothing left to do means something is wrong.
             write("The game is stuck waiting for another player.")
             return 1
-        key = (view.version, state.hand_number)
+        key = (view.saves, state.hand_number)
         if key != shown_for:
             write("")
             for line in player_prompt_lines(view, me):
@@ -358,7 +358,7 @@ async def _game_loop(
                 if text is None or text.lower() == "auto":
                     auto = True
                 move = await asyncio.get_running_loop().run_in_executor(
-                    None, decide, level, view.version, me
+                    None, decide, level, view.saves, me
                 )
                 write(f"{prompt}{_move_text(move)}  (computer's choice)")
                 await _submit(service, table_id, me, move, state.hand_number)

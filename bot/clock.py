@@ -78,23 +78,24 @@ class ManualClock:
         """How many tasks are waiting on this clock (cancelled ones excluded)."""
         return sum(1 for _, _, f in self._sleepers if not f.done())
 
-    async def advance(self, seconds: float, *, settle: int = 50) -> None:
-        """Move time forward, waking sleepers in order, and let the loop settle after each."""
+    async def advance(self, seconds: float, *, rounds: int = 50) -> None:
+        """Move time forward, waking sleepers in order, and let the loop run `rounds` times after
+        each."""
         target = self._now + timedelta(seconds=seconds)
         while self._sleepers and self._sleepers[0][0] <= target:
             when, _, fut = heapq.heappop(self._sleepers)
             self._now = max(self._now, when)
             if not fut.done():
                 fut.set_result(None)
-                await settle_loop(settle)
+                await run_pending(rounds)
         self._now = target
-        await settle_loop(settle)
+        await run_pending(rounds)
 
 
-async def settle_loop(rounds: int = 50) -> None:
+async def run_pending(rounds: int = 50) -> None:
     """Yield to the loop several times so woken tasks finish their synchronous steps."""
     for _ in range(rounds):
         await asyncio.sleep(0)
 
 
-__all__ = ["Clock", "ManualClock", "SystemClock", "settle_loop"]
+__all__ = ["Clock", "ManualClock", "SystemClock", "run_pending"]

@@ -121,15 +121,15 @@ class ComputerRuns:
                     self._pausing.discard(t.id)
             else:
                 await asyncio.sleep(0)
-            hand: int | None = None
+            hand_number: int | None = None
             moved = False
             try:
                 for _ in range(MAX_BATCH):
                     async with t.lock:
-                        plan = self._next(t, hand)
+                        plan = self._next(t, hand_number)
                     if plan is None:
                         break
-                    hand = plan.hand_number
+                    hand_number = plan.hand_number
                     move = await self._think(t, plan)  # outside the lock
                     async with t.lock:
                         if t.moves != plan.moves or not t.status.active:

@@ -44,12 +44,12 @@ class Ledger:
                 await self.finish(t, events, action)
                 return
             t.deadline_changed = t.next_deadline(self.clock.now(), moved=moved)
-            if game.hand_number != t.dm_hand:
+            if game.hand_number != t.dm_hand_number:
                 # A new hand gets new DM hand messages: the stored ids always belong to the
                 # stored hand (the DM channels stay).
                 for seat in t.seats:
                     seat.dm_message_id = None
-                t.dm_hand = game.hand_number
+                t.dm_hand_number = game.hand_number
         else:
             t.deadline_changed = t.deadline is not None
             t.deadline = None

@@ -12,7 +12,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:
     from engine import PublicState, Rules
@@ -48,8 +48,12 @@ class TableOptions(BaseModel):
     max_cards: int | None = Field(default=None, ge=1, le=60)
     scoring: str | None = None
     hook: bool | None = None
-    bots: int = Field(default=0, ge=0, le=7)
-    bot_level: str = "medium"
+    computers: int = Field(default=0, ge=0, le=7,
+                           validation_alias=AliasChoices("computers", "bots"))
+    """Computer players seated at the start (`bots` in /ohhell start and in older rows)."""
+    computer_level: str = Field(default="medium",
+                                validation_alias=AliasChoices("computer_level", "bot_level"))
+    """How well they play (`bot_level` in /ohhell start and in older rows)."""
     turn_timeout: int | None = Field(default=None, ge=0, le=86_400)
     """Seconds per turn; None: the bot's default; 0: no timer."""
     seed: int | None = None
@@ -105,8 +109,9 @@ class TableView:
     """When the turn timer plays for the awaited seats (aware UTC), None without a timer."""
     warned: bool
     """The half-time warning for the current deadline has been given."""
-    version: int
-    """Grows by one with every committed action: a presenter can drop an older render."""
+    saves: int
+    """The table's saves so far (it grows with every commit, moves and bookkeeping): a
+    presenter can drop an older render."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a person sits in, or None."""

@@ -23,7 +23,7 @@ def check_options(options: TableOptions) -> Rules:
         raise TableError(
             f"There is no preset {options.preset!r}. Presets: {', '.join(Rules.preset_names())}."
         )
-    check_level(options.bot_level)
+    check_level(options.computer_level)
     rules = rules_for(options)
     problems = [
         rules.problem(players) for players in range(rules.min_players, rules.max_players + 1)

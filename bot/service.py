@@ -157,21 +157,21 @@ class TableService:
         host_name: str,
         options: TableOptions | None = None,
     ) -> TableView:
-        """Open a table in this channel with the host in seat 0 (plus `options.bots` computer
+        """Open a table in this channel with the host in seat 0 (plus `options.computers` computer
         seats). TableError if the channel already has one, or the options are not valid
         (unknown preset or level)."""
         options = options or TableOptions()
         preset = options_.check_options(options)
         if self.directory.channel_taken(channel_id):
             raise TableError("There is already a table in this channel.")
-        if 1 + options.bots > preset.max_players:
+        if 1 + options.computers > preset.max_players:
             raise TableError(
                 f"{options.preset} seats at most {preset.max_players} players, "
-                f"so {options.bots} computer players do not fit beside you."
+                f"so {options.computers} computer players do not fit beside you."
             )
         seats = [LiveSeat(name=host_name, user_id=host_id)]
-        for _ in range(options.bots):
-            seats.append(_computer_seat(seats, options.bot_level))
+        for _ in range(options.computers):
+            seats.append(_computer_seat(seats, options.computer_level))
         payload = {"options": options.model_dump(mode="json")}
         try:
             record = await self.store.create_table(
@@ -239,7 +239,7 @@ class TableService:
         def act(t: LiveTable, events: list[Event]) -> Action:
             self._need_lobby(t)
             self._need_host(t, user_id, "add computer players")
-            chosen = level or t.options.bot_level
+            chosen = level or t.options.computer_level
             options_.check_level(chosen)
             limit = Rules.preset(t.options.preset).max_players
             if len(t.seats) >= limit:

@@ -63,9 +63,9 @@ class LiveTable:
     game: Game | None = None
     deadline: datetime | None = None
     deadline_phase: tuple[int, object] | None = None
-    """(hand, phase) the deadline was set in: simultaneous steps keep one deadline."""
+    """(hand number, phase) the deadline was set in: simultaneous steps keep one deadline."""
     warned: bool = False
-    dm_hand: int | None = None
+    dm_hand_number: int | None = None
     """The hand the seats' DM message ids belong to."""
     deadline_changed: bool = False
     """The last commit set a new deadline (or cleared it)."""
@@ -144,14 +144,14 @@ class LiveTable:
             self.deadline,
             self.deadline_phase,
             self.warned,
-            self.dm_hand,
+            self.dm_hand_number,
         )
 
     def restore(self, memento: tuple[object, ...], *, game: bool = True) -> None:
         """Undo an action whose save failed; the game comes back from the last snapshot
         (`game=False`: the action was refused before it touched the game)."""
         status, host, seats, rules, had_game, deadline, deadline_phase, warned, dm_hand = memento
-        self.dm_hand = dm_hand  # type: ignore[assignment]
+        self.dm_hand_number = dm_hand  # type: ignore[assignment]
         self.status = status  # type: ignore[assignment]
         self.host_id = host  # type: ignore[assignment]
         self.seats = seats  # type: ignore[assignment]
@@ -202,7 +202,7 @@ class LiveTable:
             state=game.public_state() if game is not None else None,
             deadline=self.deadline,
             warned=self.warned,
-            version=self.saves,
+            saves=self.saves,
         )
 
     def stored_seats(self, autopilot_level: str) -> tuple[StoredSeat, ...]:
@@ -298,7 +298,7 @@ class LiveTable:
             game=game,
             deadline=deadline,
             saves=record.saves,
-            dm_hand=game.hand_number if game is not None else None,
+            dm_hand_number=game.hand_number if game is not None else None,
             turn_timeout=turn_timeout,
             saved_game_json=record.snapshot_json,
         )

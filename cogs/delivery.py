@@ -66,7 +66,7 @@ class Slot:
     table_id: int
     user_id: int | None = None  # None: the table message
     seat: int | None = None
-    hand: int | None = None
+    hand_number: int | None = None
     message_id: int | None = None
     channel_id: int | None = None
     view: TableView | None = None
@@ -338,7 +338,7 @@ class Delivery:
 
     async def _send_dm(self, slot: Slot, body: render.Render, acting: Acting | None) -> bool:
         """Send or edit a DM hand; False when the person's DMs are closed."""
-        assert slot.user_id is not None and slot.hand is not None
+        assert slot.user_id is not None and slot.hand_number is not None
         try:
             cid = await self._dm_channel(slot.user_id, slot.channel_id)
             if slot.message_id is not None:
@@ -358,7 +358,7 @@ class Delivery:
             self._dm_closed(slot.table_id, slot.user_id, acting)
             return False
         slot.message_id, slot.channel_id = mid, cid
-        self.tables.set_dm_message(slot.table_id, slot.user_id, slot.hand, mid, cid)
+        self.tables.set_dm_message(slot.table_id, slot.user_id, slot.hand_number, mid, cid)
         return True
 
     async def welcome(self, view: TableView, user_id: int, acting: Acting | None) -> None:

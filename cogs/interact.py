@@ -74,7 +74,7 @@ class Acting:
             else:
                 await response.defer(ephemeral=self.ephemeral, thinking=True)
 
-    async def settle(self) -> None:
+    async def stop_deferring(self) -> None:
         """Stop the deferral timer; wait for a deferral already on its way."""
         if self._timer is not None:
             self._timer.cancel()

@@ -106,7 +106,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     async def _act(self, interaction: discord.Interaction, table_id: int | None,
                    call: Callable[[], Awaitable[TableView]], *,
                    done: str | Callable[[TableView], str] = "Done.", post_table: bool = False,
-                   hand: int | None = None) -> None:
+                   hand_number: int | None = None) -> None:
         """Perform one action and answer it (see cogs.interact for why it is done this way)."""
         acting = Acting(interaction, table_id, post_table=post_table, ephemeral=not post_table)
         acting.start()
@@ -115,7 +115,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                 with acting_as(acting):
                     result = await call()
             finally:
-                await acting.settle()
+                await acting.stop_deferring()
         except TableError as err:
             acting.responded.set()
             self.presenter.release(acting)
@@ -126,13 +126,13 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             self.presenter.release(acting)
             raise
         try:
-            await self._respond(acting, result, done, hand)
+            await self._respond(acting, result, done, hand_number)
         finally:
             acting.responded.set()
             self.presenter.release(acting)
 
     async def _respond(self, acting: Acting, result: TableView,
-                       done: str | Callable[[TableView], str], hand: int | None) -> None:
+                       done: str | Callable[[TableView], str], hand_number: int | None) -> None:
         interaction = acting.interaction
         response = interaction.response
         notice = self.presenter.take_notice(result.table_id, acting.user_id)
@@ -152,8 +152,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             if notice:
                 await interaction.followup.send(notice, ephemeral=True)
             return
-        if hand is not None and interaction.message is not None:
-            body = self._hand_render(result, acting.user_id, hand,
+        if hand_number is not None and interaction.message is not None:
+            body = self._hand_render(result, acting.user_id, hand_number,
                                      dm=interaction.guild_id is None)
             if response.is_done():
                 await interaction.edit_original_response(**body.kwargs())
@@ -171,7 +171,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         notice = self.presenter.take_notice(table_id, interaction.user.id) if table_id else None
         await answer(interaction, f"{text}\n\n{notice}" if notice else text)
 
-    def _hand_render(self, view: TableView, user_id: int, hand: int, *,
+    def _hand_render(self, view: TableView, user_id: int, hand_number: int, *,
                      dm: bool) -> render.Render:
         """What the actor sees in place of the hand message they used."""
         seat = view.seat_of(user_id)
@@ -179,8 +179,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             pv = self.service.hand_view(view.table_id, user_id)
         except TableError:
             pv = None
-        if pv is None or seat is None or pv.hand_number != hand:
-            return render.hand_over_message(view, seat or 0, hand)
+        if pv is None or seat is None or pv.hand_number != hand_number:
+            return render.hand_over_message(view, seat or 0, hand_number)
         return render.hand_message(view, pv, dm=dm)
 
     @staticmethod
@@ -215,8 +215,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             max_cards=max_cards,
             scoring=scoring or defaults.get("scoring"),
             hook=hook if hook is not None else defaults.get("hook"),
-            bots=bots or 0,
-            bot_level=bot_level or defaults.get("bot_level", "medium"),
+            computers=bots or 0,
+            computer_level=bot_level or defaults.get("bot_level", "medium"),
             turn_timeout=turn_timeout if turn_timeout is not None else gs.turn_timeout)
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         assert guild_id is not None and channel_id is not None  # the group is guild-only
@@ -335,7 +335,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             built = move()
             await self._act(interaction, table_id,
                             lambda: self.service.act(table_id, uid, built, guard),
-                            hand=guard.hand_number)
+                            hand_number=guard.hand_number)
         except Exception as err:
             await report(interaction, err)
 

@@ -163,7 +163,7 @@ class DiscordPresenter:
             if seat.dm_failed or uid in ts.extras.dm_closed:
                 continue
             slot: Slot | None = ts.dms.get(uid)
-            if slot is not None and (slot.hand != st.hand_number or not view.status.active):
+            if slot is not None and (slot.hand_number != st.hand_number or not view.status.active):
                 if slot.controls:  # only a DM still offering moves needs a last edit
                     slot.final = True
                     self.delivery.update(slot, view, None, acting)
@@ -198,9 +198,9 @@ class DiscordPresenter:
             ts = self._tables.get(slot.table_id)
             extras = ts.extras if ts is not None else render.TableExtras()
             return render.table_message(view, extras)
-        assert slot.seat is not None and slot.hand is not None
+        assert slot.seat is not None and slot.hand_number is not None
         if slot.final or slot.pv is None:
-            return render.hand_over_message(view, slot.seat, slot.hand)
+            return render.hand_over_message(view, slot.seat, slot.hand_number)
         return render.hand_message(view, slot.pv, dm=True)
 
     # ---- the acting player's interaction response (cogs.ohhell) -----------------------------
@@ -264,7 +264,7 @@ class DiscordPresenter:
                                         or s.task is asyncio.current_task()) for s in slots):
             self._tables.pop(table_id, None)
 
-    async def settle(self, table_id: int) -> None:
+    async def wait_delivered(self, table_id: int) -> None:
         """Wait until this table's due message updates are sent (benchmarks). A held table
         update (edit interval, computers about to move) is not waited for."""
         ts = self._tables.get(table_id)

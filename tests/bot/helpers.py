@@ -10,7 +10,7 @@ from tests.bot.conftest import CHANNEL, GUILD, HOST
 async def start_game(
     service: TableService,
     *,
-    bots: int = 2,
+    computers: int = 2,
     seed: int = 7,
     max_cards: int | None = 2,
     channel: int = CHANNEL,
@@ -18,7 +18,7 @@ async def start_game(
     level: str = "random",
     preset: str = "classic",
 ) -> TableView:
-    """Host plus `bots` computers, dealt; returns once the computers have moved."""
+    """Host plus `computers` computer players, dealt; returns once they have moved."""
     view = await service.open_table(
         GUILD,
         channel,
@@ -26,10 +26,10 @@ async def start_game(
         "Host",
         TableOptions(
             preset=preset,
-            bots=bots,
+            computers=computers,
             seed=seed,
             max_cards=max_cards,
-            bot_level=level,
+            computer_level=level,
             turn_timeout=turn_timeout,
         ),
     )

@@ -36,7 +36,7 @@ async def test_failed_save_undoes_the_move(store: Store) -> None:
     config = ServiceConfig(default_turn_timeout=0, computer_delay=0)
     service = TableService(failing, presenter, config=config)  # type: ignore[arg-type]
     try:
-        view = await start_game(service, bots=2, max_cards=3)
+        view = await start_game(service, computers=2, max_cards=3)
         tid = view.table_id
         before = service.table(tid)
         hand = service.hand_view(tid, HOST)
@@ -49,6 +49,6 @@ async def test_failed_save_undoes_the_move(store: Store) -> None:
         assert len(presenter.published) == published  # nothing was announced
         await move(service, tid, HOST)  # and the same move works once the store does
         await service.wait_idle()
-        assert service.table(tid).version > before.version
+        assert service.table(tid).saves > before.saves
     finally:
         await service.close()

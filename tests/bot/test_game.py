@@ -30,7 +30,7 @@ from tests.bot.helpers import is_open, move, start_game
 async def test_full_game_to_game_over(
     service: TableService, presenter: RecordingPresenter, store: Store
 ) -> None:
-    view = await start_game(service, bots=3, max_cards=3)
+    view = await start_game(service, computers=3, max_cards=3)
     tid = view.table_id
     moves = 0
     while is_open(service, tid):
@@ -63,7 +63,7 @@ async def test_publish_after_commit_once_per_action(
     class Checking(RecordingPresenter):
         async def publish(self, table, events):  # type: ignore[no-untyped-def]
             record = await store.get_table(table.table_id)
-            assert record is not None and record.saves == table.version
+            assert record is not None and record.saves == table.saves
             await super().publish(table, events)
 
     checking = Checking()
@@ -88,7 +88,7 @@ async def _snapshot(service: TableService, store: Store, tid: int) -> tuple[obje
 
 
 async def test_refusals_change_nothing(service: TableService, store: Store) -> None:
-    options = TableOptions(bots=1, seed=3, max_cards=4, bot_level="random")
+    options = TableOptions(computers=1, seed=3, max_cards=4, computer_level="random")
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.join(tid, ALICE, "Alice")
     view = await service.deal(tid, HOST)
@@ -151,7 +151,7 @@ async def test_refusals_change_nothing(service: TableService, store: Store) -> N
 
 
 async def test_hooked_bid_refused(service: TableService) -> None:
-    options = TableOptions(bots=0, seed=11, max_cards=3)
+    options = TableOptions(computers=0, seed=11, max_cards=3)
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.join(tid, ALICE, "Alice")
     await service.join(tid, BOB, "Bob")
@@ -173,7 +173,7 @@ async def test_hooked_bid_refused(service: TableService) -> None:
 
 
 async def test_stale_button_after_game_over(service: TableService) -> None:
-    view = await start_game(service, bots=2, max_cards=1)
+    view = await start_game(service, computers=2, max_cards=1)
     tid = view.table_id
     while is_open(service, tid):
         await move(service, tid, HOST)
@@ -187,7 +187,7 @@ async def test_stale_button_after_game_over(service: TableService) -> None:
 async def test_leave_mid_game_seats_a_computer(
     service: TableService, presenter: RecordingPresenter
 ) -> None:
-    options = TableOptions(bots=1, seed=5, max_cards=2, bot_level="random")
+    options = TableOptions(computers=1, seed=5, max_cards=2, computer_level="random")
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.join(tid, ALICE, "Alice")
     await service.deal(tid, HOST)
@@ -219,7 +219,7 @@ async def test_bookkeeping_is_saved(service: TableService, store: Store) -> None
 
 
 async def test_dm_ids_belong_to_the_hand_in_play(service: TableService, store: Store) -> None:
-    view = await start_game(service, bots=2, max_cards=2)
+    view = await start_game(service, computers=2, max_cards=2)
     tid = view.table_id
     first = view.hand_number
     assert first == 1

@@ -56,11 +56,12 @@ async def test_lobby_refusals(service: TableService) -> None:
 
 
 async def test_table_full(service: TableService) -> None:
-    tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", TableOptions(bots=6))).table_id
+    options = TableOptions(computers=6)
+    tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     with pytest.raises(TableError, match="full"):
         await service.join(tid, ALICE, "Alice")
     with pytest.raises(TableError, match="do not fit"):
-        await service.open_table(GUILD, CHANNEL + 1, HOST, "Host", TableOptions(bots=7))
+        await service.open_table(GUILD, CHANNEL + 1, HOST, "Host", TableOptions(computers=7))
 
 
 async def test_bad_options(service: TableService) -> None:
@@ -105,8 +106,15 @@ async def test_kick_and_end(service: TableService, store: Store) -> None:
 
 
 async def test_deal_respects_max_cards(service: TableService) -> None:
-    options = TableOptions(bots=2, max_cards=3, seed=1)
+    options = TableOptions(computers=2, max_cards=3, seed=1)
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     view = await service.deal(tid, HOST)
     assert view.rules is not None and view.rules.max_hand == 3
     assert view.state is not None and view.state.hand_size == 3 and view.state.hand_count == 5
+
+
+def test_options_stored_under_their_old_names_still_read() -> None:
+    """Rows written when the options said `bots` and `bot_level` resume with the same seats."""
+    old = TableOptions.model_validate({"preset": "classic", "bots": 2, "bot_level": "easy"})
+    assert (old.computers, old.computer_level) == (2, "easy")
+    assert TableOptions.model_validate(old.model_dump(mode="json")) == old

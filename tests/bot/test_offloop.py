@@ -34,7 +34,7 @@ async def test_loop_serves_other_tables_while_a_computer_thinks(store: Store) ->
     service = TableService(store, RecordingPresenter(), config=config, decide=slow_decide)
     try:
         # table 1: three computers and the host, dealt; a computer is thinking
-        options = TableOptions(bots=3, seed=2, max_cards=1)
+        options = TableOptions(computers=3, seed=2, max_cards=1)
         t1 = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
         await service.deal(t1, HOST)
         state = service.table(t1).state
@@ -68,7 +68,7 @@ async def test_process_pool_decides(store: Store) -> None:
     config = ServiceConfig(default_turn_timeout=0, computer_delay=0)
     service = TableService(store, RecordingPresenter(), config=config, executor=executor)
     try:
-        options = TableOptions(bots=2, seed=9, max_cards=1, bot_level="easy")
+        options = TableOptions(computers=2, seed=9, max_cards=1, computer_level="easy")
         tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
         await service.deal(tid, HOST)
         await service.wait_idle()

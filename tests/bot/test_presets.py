@@ -35,7 +35,8 @@ async def test_preset_plays_to_the_end(
 ) -> None:
     rules = Rules.preset(preset)
     players = max(3, rules.min_players)
-    options = TableOptions(preset=preset, bots=players - 1, seed=3, max_cards=3, bot_level="random")
+    options = TableOptions(preset=preset, computers=players - 1, seed=3, max_cards=3,
+                           computer_level="random")
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.deal(tid, HOST)
     await _play_out(service, tid)
@@ -57,7 +58,7 @@ async def test_simultaneous_bidding_hides_bids_until_all_are_in(
         return real(options).model_copy(update={"bidding": "simultaneous", "hook": False})
 
     monkeypatch.setattr(bot.options, "rules_for", simultaneous)
-    options = TableOptions(bots=2, seed=8, max_cards=2, bot_level="random")
+    options = TableOptions(computers=2, seed=8, max_cards=2, computer_level="random")
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     view = await service.deal(tid, HOST)
     await service.wait_idle()

@@ -19,8 +19,8 @@ from tests.bot.helpers import any_move, is_open
 async def _played_log(service: TableService, store: Store,
                       preset: str) -> tuple[Rules, str, list[LoggedAction]]:
     rules = Rules.preset(preset)
-    options = TableOptions(preset=preset, bots=max(3, rules.min_players) - 1, seed=4,
-                           max_cards=3, bot_level="random")
+    options = TableOptions(preset=preset, computers=max(3, rules.min_players) - 1, seed=4,
+                           max_cards=3, computer_level="random")
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.deal(tid, HOST)
     for step in range(2000):

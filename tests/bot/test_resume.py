@@ -34,7 +34,7 @@ async def _restart(
 async def test_restart_mid_hand_resumes_where_it_stood(db_path: Path, clock: ManualClock) -> None:
     store = await Store.open(db_path)
     service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
-    view = await start_game(service, bots=2, max_cards=3, turn_timeout=60)
+    view = await start_game(service, computers=2, max_cards=3, turn_timeout=60)
     tid = view.table_id
     for _ in range(3):
         await move(service, tid, HOST)
@@ -65,7 +65,7 @@ async def test_restart_resumes_pending_computer_moves(db_path: Path, clock: Manu
     slow = ServiceConfig(default_turn_timeout=0, computer_delay=5)
     service = TableService(store, RecordingPresenter(), config=slow, clock=clock)
     view = await service.open_table(
-        GUILD, CHANNEL, HOST, "Host", TableOptions(bots=2, seed=4, max_cards=2)
+        GUILD, CHANNEL, HOST, "Host", TableOptions(computers=2, seed=4, max_cards=2)
     )
     await service.deal(view.table_id, HOST)
     await service.wait_idle()
@@ -93,7 +93,7 @@ async def test_restart_resumes_pending_computer_moves(db_path: Path, clock: Manu
 async def test_timers_survive_a_restart(db_path: Path, clock: ManualClock) -> None:
     store = await Store.open(db_path)
     service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
-    view = await start_game(service, bots=2, turn_timeout=60)
+    view = await start_game(service, computers=2, turn_timeout=60)
     tid = view.table_id
     deadline = view.deadline
     assert deadline == clock.now() + timedelta(seconds=60)
@@ -116,7 +116,7 @@ async def test_timers_survive_a_restart(db_path: Path, clock: ManualClock) -> No
 async def test_lobby_resumes_with_its_options(db_path: Path, clock: ManualClock) -> None:
     store = await Store.open(db_path)
     service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
-    options = TableOptions(preset="oh_pshaw", bots=1, bot_level="easy", turn_timeout=30)
+    options = TableOptions(preset="oh_pshaw", computers=1, computer_level="easy", turn_timeout=30)
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.join(tid, ALICE, "Alice")
     service.set_dm_failed(tid, ALICE)
@@ -139,8 +139,8 @@ async def test_lobby_resumes_with_its_options(db_path: Path, clock: ManualClock)
 async def test_broken_table_is_reported_and_skipped(db_path: Path, clock: ManualClock) -> None:
     store = await Store.open(db_path)
     service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
-    good = await start_game(service, bots=2, channel=CHANNEL)
-    bad = await start_game(service, bots=2, channel=CHANNEL + 1)
+    good = await start_game(service, computers=2, channel=CHANNEL)
+    bad = await start_game(service, computers=2, channel=CHANNEL + 1)
     record = await store.get_table(bad.table_id)
     assert record is not None
     await store.save_table(replace(record, snapshot_json='{"version": 1, "oops": true}'))
@@ -162,7 +162,8 @@ async def test_restart_reads_options_and_dm_failures_from_meta(
 ) -> None:
     store = await Store.open(db_path)
     service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
-    options = TableOptions(preset="oh_pshaw", bots=1, bot_level="easy", turn_timeout=30, seed=3)
+    options = TableOptions(preset="oh_pshaw", computers=1, computer_level="easy",
+                           turn_timeout=30, seed=3)
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.join(tid, ALICE, "Alice")
     service.set_dm_failed(tid, ALICE)
@@ -200,7 +201,7 @@ async def test_table_from_before_meta_falls_back_to_the_log(
     its action log, and the next save writes them into meta."""
     store = await Store.open(db_path)
     service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
-    options = TableOptions(preset="oh_pshaw", bots=1, turn_timeout=30)
+    options = TableOptions(preset="oh_pshaw", computers=1, turn_timeout=30)
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.join(tid, ALICE, "Alice")
     service.set_dm_failed(tid, ALICE)
@@ -227,7 +228,7 @@ async def test_restart_keeps_who_a_computer_replaced(db_path: Path, clock: Manua
     """The seat a computer took from a person who left still says whose it was."""
     store = await Store.open(db_path)
     service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
-    options = TableOptions(bots=1, seed=5, max_cards=3, bot_level="random")
+    options = TableOptions(computers=1, seed=5, max_cards=3, computer_level="random")
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.join(tid, ALICE, "Alice")
     await service.deal(tid, HOST)
@@ -254,7 +255,7 @@ async def test_who_a_computer_replaced_comes_from_the_log_before_meta(
     replaced person back, and a lobby leave does not."""
     store = await Store.open(db_path)
     service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
-    options = TableOptions(bots=1, seed=5, max_cards=3, bot_level="random")
+    options = TableOptions(computers=1, seed=5, max_cards=3, computer_level="random")
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.join(tid, BOB, "Bob")
     await service.leave(tid, BOB)  # in the lobby: the seat goes, nobody is replaced

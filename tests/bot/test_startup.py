@@ -54,7 +54,7 @@ async def test_setup_hook_opens_store_loads_cogs_and_resumes(tmp_path: Path) -> 
 
     service = TableService(store, RecordingPresenter(), config=ServiceConfig(computer_delay=0))
     tid = (
-        await service.open_table(GUILD, CHANNEL, HOST, "Host", TableOptions(bots=2, seed=1))
+        await service.open_table(GUILD, CHANNEL, HOST, "Host", TableOptions(computers=2, seed=1))
     ).table_id
     await service.deal(tid, HOST)
     await service.wait_idle()

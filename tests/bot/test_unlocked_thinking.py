@@ -76,7 +76,7 @@ async def test_end_returns_while_a_computer_is_still_thinking(
     config = ServiceConfig(default_turn_timeout=0, computer_delay=0)
     service = TableService(store, presenter, config=config, executor=executor, decide=decide)
     try:
-        options = TableOptions(bots=3, seed=2, max_cards=1, bot_level="random")
+        options = TableOptions(computers=3, seed=2, max_cards=1, computer_level="random")
         tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
         await service.deal(tid, HOST)
         await _until_a_computer_thinks(service, tid, decide)
@@ -108,7 +108,7 @@ async def test_a_decision_on_a_changed_table_is_dropped_and_made_again(
     config = ServiceConfig(default_turn_timeout=0, computer_delay=0)
     service = TableService(store, presenter, config=config, executor=executor, decide=decide)
     try:
-        options = TableOptions(bots=2, seed=5, max_cards=2, bot_level="random")
+        options = TableOptions(computers=2, seed=5, max_cards=2, computer_level="random")
         tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
         await service.join(tid, ALICE, "Alice")
         await service.deal(tid, HOST)
@@ -151,7 +151,7 @@ async def test_close_tells_the_moves_computers_committed_before_it(
     config = ServiceConfig(default_turn_timeout=0, computer_delay=0)
     service = TableService(store, presenter, config=config, executor=executor, decide=decide)
     try:
-        options = TableOptions(bots=3, seed=2, max_cards=3, bot_level="random")
+        options = TableOptions(computers=3, seed=2, max_cards=3, computer_level="random")
         tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
         await service.deal(tid, HOST)
         await _until_a_computer_thinks(service, tid, decide)  # the second decision

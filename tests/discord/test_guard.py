@@ -73,7 +73,7 @@ async def test_a_second_pick_after_the_first_is_refused_and_changes_nothing(
     if view is not None and game.view() is not None and view.hand_number == \
             game.view().hand_number:
         assert text == f"That menu is out of date: you already played {cards[0]}."
-        assert game.view().version == view.version and _held(game, seat) == held
+        assert game.view().saves == view.saves and _held(game, seat) == held
     else:  # the first card ended the hand: the menu's hand is over
         assert text.startswith("That was for hand")
 
@@ -92,11 +92,11 @@ async def test_a_stale_menu_from_an_earlier_trick_is_refused(game: Driver) -> No
         if actor_seat == seat:
             break
         await game.act_slash(actor_seat, actor)
-    version = game.view().version
+    version = game.view().saves
     held = _held(game, seat)
     text = refused_text(await game.h.send(stale), m)
     assert text == f"That menu is out of date: you already played {cards[0]}."
-    assert game.view().version == version and _held(game, seat) == held
+    assert game.view().saves == version and _held(game, seat) == held
 
 
 async def test_a_double_click_on_a_bid_button_back_to_back(game: Driver) -> None:
@@ -105,9 +105,9 @@ async def test_a_double_click_on_a_bid_button_back_to_back(game: Driver) -> None
     mid = game.hand_message(m)
     first, second = h.click(mid, "1", m), h.click(mid, "1", m)
     await h.send(first)
-    version = game.view().version
+    version = game.view().saves
     assert refused_text(await h.send(second), m) == "That menu is out of date: you already bid 1."
-    assert game.view().version == version
+    assert game.view().saves == version
     assert game.view().state.bids[seat] == 1
 
 

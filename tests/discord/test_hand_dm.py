@@ -21,7 +21,7 @@ def table(game: Game) -> TableView:
     return TableView(table_id=1, guild_id=2, channel_id=3, message_id=4, host_id=700,
                      status=TableStatus.PLAYING, options=TableOptions(preset=game.rules.name),
                      rules=game.rules, seats=seats, state=game.public_state(), deadline=None,
-                     warned=False, version=1)
+                     warned=False, saves=1)
 
 
 def dm(game: Game, seat: int) -> str:

@@ -35,7 +35,7 @@ def table(game: Game, status: TableStatus = TableStatus.FINISHED) -> TableView:
     return TableView(table_id=1, guild_id=2, channel_id=3, message_id=4, host_id=500,
                      status=status, options=TableOptions(preset="classic"), rules=game.rules,
                      seats=seats, state=game.public_state(), deadline=None, warned=False,
-                     version=1)
+                     saves=1)
 
 
 def code_block(text: str) -> list[str]:

@@ -41,7 +41,7 @@ async def test_wrong_turn_and_non_player(game: Driver) -> None:
     assert view is not None and view.state is not None
     (_seat, actor), = game.awaited()
     other = next(m for m in game.members if m is not actor)
-    version = view.version
+    version = view.saves
     text = refusal(await game.slash("ohhell bid", other, tricks=0), other)
     assert text.startswith("It is not your turn: waiting for")
     stranger = h.member("stranger")
@@ -49,7 +49,7 @@ async def test_wrong_turn_and_non_player(game: Driver) -> None:
                    stranger) == "You are not in this game."
     assert refusal(await game.slash("ohhell hand", stranger), stranger) == (
         "You are not in this game.")
-    assert game.view().version == version  # nothing changed
+    assert game.view().saves == version  # nothing changed
 
 
 async def test_hooked_bid_is_disabled_and_refused(game: Driver) -> None:
@@ -126,7 +126,7 @@ async def test_a_double_click_is_applied_once(game: Driver) -> None:
     h = game.h
     (seat, m), = game.awaited()
     mid = game.hand_message(m)
-    version = game.view().version
+    version = game.view().saves
     calls = await h.dispatch_many([h.click(mid, "0", m), h.click(mid, "0", m)])
     answers = [c for c in calls if c.path == CALLBACK]
     assert len(answers) == 2
@@ -136,7 +136,7 @@ async def test_a_double_click_is_applied_once(game: Driver) -> None:
     assert refused.body["flags"] & 64
     assert refused.body["content"] == "That menu is out of date: you already bid 0."
     view = game.view()
-    assert view.state.bids[seat] == 0 and view.version > version
+    assert view.state.bids[seat] == 0 and view.saves > version
     assert sum(b is not None for b in view.state.bids) == 1
 
 

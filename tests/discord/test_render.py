@@ -28,7 +28,7 @@ def _view(game: Game, rules: Rules, status: TableStatus) -> TableView:
                      message_id=10**18 + 7, host_id=10**18, status=status,
                      options=TableOptions(preset=rules.name, turn_timeout=86_400), rules=rules,
                      seats=seats, state=game.public_state(), deadline=None, warned=False,
-                     version=1)
+                     saves=1)
 
 
 def test_long_games_with_seven_long_names_fit() -> None:

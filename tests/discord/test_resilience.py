@@ -91,7 +91,7 @@ async def test_a_restarted_bot_resumes_mid_hand(boot: Boot, clock: ManualClock) 
     h2 = await boot(timeout=60, share_with=h1)
     d2 = Driver(h2, [alice, bob, carol], seed=8)
     resumed = d2.view()
-    assert resumed is not None and resumed.version == table.version
+    assert resumed is not None and resumed.saves == table.saves
     calls = await d2.act_controls(seat, waiting, message_id=dm)  # a button bot 1 sent
     assert calls[0].path == CALLBACK and calls[0].json["type"] == 7
     assert calls[0].message_id == dm  # the same DM, edited in place
@@ -99,11 +99,11 @@ async def test_a_restarted_bot_resumes_mid_hand(boot: Boot, clock: ManualClock) 
     assert len(edits) == 1  # the same table message, edited
     # the timer came back too: nobody moves, a minute passes, a computer plays for them
     (seat, _slow), = d2.awaited()
-    before = d2.view().version
+    before = d2.view().saves
     await clock.advance(61)
     await drain()
     after = d2.view()
-    assert after.version > before
+    assert after.saves > before
     note = h2.fake.messages[table.message_id]["embeds"][0].get("footer", {}).get("text", "")
     assert "ran out of time" in note
     await d2.play_out("controls")

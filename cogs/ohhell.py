@@ -47,6 +47,10 @@ PRESET_CHOICES = _choices(PRESETS)
 SCORING_CHOICES = _choices(SCORINGS)
 LEVEL_CHOICES = _choices(COMPUTER_LEVELS)
 SORT_CHOICES = _choices(LEADERBOARD_SORTS)
+RESET_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in (
+    ("preset (back to classic)", "preset"), ("scoring (the preset decides)", "scoring"),
+    ("hook (the preset decides)", "hook"), ("turn timeout (the bot's default)", "turn_timeout"),
+    ("all of these", "all"))]
 
 
 class CardTransformer(app_commands.Transformer):
@@ -415,17 +419,26 @@ class OhHell(commands.Cog, name=views.COG_NAME):
 
     @ohhell.command(name="settings", description="Server defaults for new tables (Manage Server)")
     @app_commands.describe(preset="Default rule system", scoring="Default scoring",
-                           hook="Default hook rule", turn_timeout="Default seconds per turn",
-                           computers="Whether tables may seat computer players")
-    @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES)
+                           hook="Default hook rule",
+                           turn_timeout="Default seconds per turn (0: untimed)",
+                           computers="Whether tables may seat computer players",
+                           reset="Put an option back to what the preset (or the bot) decides")
+    @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES, reset=RESET_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(self, interaction: discord.Interaction, preset: str | None = None,
                        scoring: str | None = None, hook: bool | None = None,
-                       turn_timeout: app_commands.Range[int, 10, 86_400] | None = None,
-                       computers: bool | None = None) -> None:
+                       turn_timeout: app_commands.Range[int, 0, 86_400] | None = None,
+                       computers: bool | None = None, reset: str | None = None) -> None:
         gs = await self._settings(interaction.guild_id)
-        changes: dict[str, Any] = {}
         options = dict(gs.options)
+        changes: dict[str, Any] = {}
+        for option in ("scoring", "hook"):
+            if reset in (option, "all"):
+                options.pop(option, None)
+        if reset in ("preset", "all"):
+            changes["default_preset"] = None
+        if reset in ("turn_timeout", "all"):
+            changes["turn_timeout"] = None
         if scoring is not None:
             options["scoring"] = scoring
         if hook is not None:
@@ -438,12 +451,19 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             changes["turn_timeout"] = turn_timeout
         if computers is not None:
             changes["allow_computers"] = computers
-        if changes:
-            gs = dataclasses.replace(gs, **changes)
+        changed = {k: v for k, v in changes.items() if getattr(gs, k) != v}
+        if changed:
+            gs = dataclasses.replace(gs, **changed)
             await self.records.save_settings(gs)
         await interaction.response.send_message(
-            content="Saved. New tables start from these defaults." if changes else None,
-            embed=render.settings_embed(gs), ephemeral=True)
+            content="Saved. New tables start from these defaults." if changed else None,
+            embed=render.settings_embed(
+                gs, bot_turn_timeout=self.service.config.default_turn_timeout),
+            ephemeral=True)
+
+    @ohhell.command(name="help", description="How to play Oh Hell here")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(embed=render.help_embed(), ephemeral=True)
 
 
 def _left(view: TableView) -> str:

@@ -551,17 +551,35 @@ def stats_embed(stats: Any, user_id: int) -> discord.Embed:
     return e
 
 
-def settings_embed(guild_settings: Any) -> discord.Embed:
+def seconds_text(seconds: int) -> str:
+    """A turn timeout as a person reads it: "120 s", or "untimed" for 0."""
+    return "untimed" if seconds == 0 else f"{seconds} s"
+
+
+PRESET_DECIDES = "the preset decides"
+
+
+def settings_embed(guild_settings: Any, *, bot_turn_timeout: int) -> discord.Embed:
+    """`/ohhell settings`: the values new tables in this server really start from.
+
+    `bot_turn_timeout` is the bot's own default (DEFAULT_TURN_TIMEOUT), shown as a value where
+    the server set none, never as "the bot default"."""
     gs = guild_settings
     opts = dict(gs.options)
-    lines = [f"Preset: **{gs.default_preset or 'classic'}**",
-             f"Scoring: **{opts.get('scoring', 'the preset decides')}**",
-             f"Hook: **{opts.get('hook', 'the preset decides')}**",
-             f"Turn timeout: **{gs.turn_timeout or 'the bot default'}**"
-             + (" seconds" if gs.turn_timeout else ""),
+    preset = (f"**{gs.default_preset}**" if gs.default_preset
+              else "**classic** (the bot's default)")
+    hook = opts.get("hook")
+    timeout = (f"**{seconds_text(gs.turn_timeout)}**" if gs.turn_timeout is not None
+               else f"**{seconds_text(bot_turn_timeout)}** (the bot's default)")
+    lines = [f"Preset: {preset}",
+             f"Scoring: **{opts.get('scoring') or PRESET_DECIDES}**",
+             f"Hook: **{PRESET_DECIDES if hook is None else 'on' if hook else 'off'}**",
+             f"Turn timeout: {timeout}",
              f"Computer players: **{'allowed' if gs.allow_computers else 'not allowed'}**"]
-    return discord.Embed(title="Oh Hell server defaults", colour=BLUE,
-                         description="\n".join(lines))
+    e = discord.Embed(title="Oh Hell server defaults", colour=BLUE, description="\n".join(lines))
+    e.set_footer(text="A table's own /ohhell start options win over these. "
+                      "/ohhell settings reset:<option> puts one back.")
+    return e
 
 
 def help_embed() -> discord.Embed:

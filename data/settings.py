@@ -39,8 +39,8 @@ def get_settings(db: sqlite3.Connection, guild_id: int) -> GuildSettings:
 
 def put_settings(db: sqlite3.Connection, settings: GuildSettings, now: float) -> None:
     """Store a server's settings, replacing what it had."""
-    if settings.turn_timeout is not None and settings.turn_timeout <= 0:
-        raise ValueError("turn_timeout must be a positive number of seconds")
+    if settings.turn_timeout is not None and settings.turn_timeout < 0:
+        raise ValueError("turn_timeout must be 0 (untimed) or a positive number of seconds")
     db.execute(
         "INSERT INTO guild_settings (guild_id, default_preset, options_json, turn_timeout,"
         " allow_computers, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE"

@@ -29,7 +29,9 @@ async def test_settings_round_trip_and_replace(store: Store) -> None:
     assert await store.get_settings(5) == GuildSettings(5, turn_timeout=30)
 
 
-async def test_a_non_positive_timeout_is_refused(store: Store) -> None:
+async def test_a_negative_timeout_is_refused_and_zero_means_untimed(store: Store) -> None:
     with pytest.raises(ValueError, match="turn_timeout"):
-        await store.save_settings(GuildSettings(5, turn_timeout=0))
+        await store.save_settings(GuildSettings(5, turn_timeout=-1))
     assert await store.get_settings(5) == GuildSettings(5)
+    await store.save_settings(GuildSettings(5, turn_timeout=0))  # a server's untimed default
+    assert (await store.get_settings(5)).turn_timeout == 0

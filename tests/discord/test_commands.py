@@ -13,7 +13,7 @@ from tests.discord.harness import CALLBACK, PUBLIC, Harness
 from tests.discord.limits import check_sync_payload, check_tree
 
 SURFACE = {"start", "join", "leave", "addbot", "deal", "bid", "play", "hand", "table", "scores",
-           "end", "kick", "rules", "leaderboard", "stats", "settings"}
+           "end", "kick", "rules", "leaderboard", "stats", "settings", "help"}
 
 
 async def test_the_synced_commands_are_the_fixed_surface_within_limits(boot: Boot) -> None:
@@ -117,6 +117,46 @@ async def test_server_settings_are_the_defaults_of_new_tables(h: Harness) -> Non
     calls = await h.send(h.click(view.message_id, "Cancel", alice))
     assert calls[0].path == CALLBACK and calls[0].json["type"] == 7
     assert h.bot.tables.find_table(h.channel) is None  # type: ignore[attr-defined]
+
+
+async def test_settings_show_real_values_allow_untimed_and_go_back(boot: Boot) -> None:
+    h = await boot(timeout=90)  # DEFAULT_TURN_TIMEOUT=90 on this bot
+    boss, alice = h.member("boss", admin=True), h.member("alice")
+
+    async def shown(**options: object) -> str:
+        calls = await h.send(h.slash("ohhell settings", boss, **options))
+        assert calls[0].audience == boss.id
+        return str(calls[0].body["embeds"][0]["description"])
+
+    fresh = await shown()
+    assert "Turn timeout: **90 s** (the bot's default)" in fresh
+    assert "Scoring: **the preset decides**" in fresh and "Hook: **the preset decides**" in fresh
+    assert "Preset: **classic** (the bot's default)" in fresh and "bot default**" not in fresh
+    untimed = await shown(turn_timeout=0, scoring="penalty", hook=False, preset="vanikar")
+    assert "Turn timeout: **untimed**" in untimed and "Scoring: **penalty**" in untimed
+    assert "Hook: **off**" in untimed and "Preset: **vanikar**" in untimed
+    await h.send(h.slash("ohhell start", alice))
+    view = h.bot.tables.find_table(h.channel)  # type: ignore[attr-defined]
+    assert view.options.turn_timeout == 0  # an untimed default makes untimed tables
+    lobby = h.fake.messages[view.message_id]["embeds"][0]
+    assert "no turn timer" in str(lobby)
+    await h.send(h.slash("ohhell end", alice))
+    back = await shown(reset="scoring")
+    assert "Scoring: **the preset decides**" in back and "Hook: **off**" in back
+    back = await shown(reset="all")
+    assert back == fresh
+    calls = await h.send(h.slash("ohhell settings", boss, reset="hook"))
+    assert calls[0].body.get("content") is None  # nothing to put back: nothing saved
+    await h.close()
+
+
+async def test_help_says_how_to_play_here(h: Harness) -> None:
+    alice = h.member("alice")
+    calls = await h.send(h.slash("ohhell help", alice))
+    (call,) = calls
+    assert call.audience == alice.id and call.body["flags"] & 64  # ephemeral
+    text = call.body["embeds"][0]["description"]
+    assert "/ohhell start" in text and "**My hand**" in text and "/ohhell rules" in text
 
 
 async def test_commands_are_synced_again_only_when_they_changed(boot: Boot) -> None:

@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     """Seconds before computer players move, so people can follow the play."""
     computer_workers: int = Field(default=1, ge=0, le=32)
     """Worker processes for computer players; 0 uses a thread in this process instead."""
+    turn_nudge_after: float = Field(default=20.0, ge=0, le=3600)
+    """Seconds a person's turn waits before they get one notification Discord delivers (a DM
+    or a mention, as they chose with /ohhell notify); 0 sends none (half-time warnings still
+    go)."""
     table_edit_interval: float = Field(default=1.0, ge=0, le=10)
     """Least seconds between two edits of a table message: moves made faster than this show in
     one edit (Discord allows about 5 edits per 5 s in a channel); 0 edits at every move."""

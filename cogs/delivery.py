@@ -374,6 +374,10 @@ class Delivery:
         except discord.HTTPException as err:
             log.warning("welcome DM to %s failed: %s", user_id, err)
 
+    async def dm_channel(self, user_id: int) -> int:
+        """This person's DM channel id (opened once, then remembered)."""
+        return await self._dm_channel(user_id, None)
+
     def channel_of(self, user_id: int) -> int | None:
         """The DM channel known for this person, if any."""
         return self._dm_channels.get(user_id)

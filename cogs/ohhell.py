@@ -490,7 +490,8 @@ async def setup(bot: commands.Bot) -> None:
     presenter = DiscordPresenter(
         bot, directory, directory.ledger.clock,
         edit_interval=settings.table_edit_interval,
-        computer_hold=settings.computer_delay + COMPUTER_HOLD_SLACK)
+        computer_hold=settings.computer_delay + COMPUTER_HOLD_SLACK,
+        nudge_after=settings.turn_nudge_after)
     service = bot.open_tables(presenter)
     await bot.add_cog(OhHell(bot, service, bot.store, presenter))
     bot.add_dynamic_items(*views.DYNAMIC_ITEMS)

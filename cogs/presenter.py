@@ -56,6 +56,7 @@ from cogs.delivery import (
     Slot,
 )
 from cogs.interact import Acting, current_acting
+from cogs.nudges import NUDGE_AFTER, Nudger, Preference, always_dm
 
 log = logging.getLogger(__name__)
 
@@ -76,16 +77,21 @@ class DiscordPresenter:
 
     def __init__(self, bot: discord.Client, tables: TableReads, clock: Clock, *,
                  edit_interval: float = TABLE_EDIT_INTERVAL,
-                 computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK) -> None:
+                 computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK,
+                 nudge_after: float = NUDGE_AFTER, preference: Preference = always_dm) -> None:
         """`tables`: the hands it DMs and the messages it keeps (built before the service).
         `edit_interval`: least seconds between edits of a table message. `computer_hold`: most
-        seconds a table update waits for the computers to act next (0: never wait)."""
+        seconds a table update waits for the computers to act next (0: never wait).
+        `nudge_after`, `preference`: when and how a person slow to act is notified
+        (cogs.nudges)."""
         self.tables = tables
         self.delivery = Delivery(bot, tables, clock, body_of=self.body_of,
                                  dm_closed=self._dm_closed, sent=self._forget_if_done,
                                  edit_interval=edit_interval, computer_hold=computer_hold)
         self._tables: dict[int, TableState] = {}
         self._owed: set[tuple[int, int]] = set()  # (table, user) to tell about closed DMs
+        self.nudges = Nudger(bot, clock, after=nudge_after, preference=preference,
+                             dm_channel=self.delivery.dm_channel)
 
     # ---- the Presenter protocol ---------------------------------------------------------------
 
@@ -107,6 +113,7 @@ class DiscordPresenter:
         for e in events:
             if isinstance(e, SeatsChanged) and e.reason == "join" and e.user_id is not None:
                 self.delivery.spawn(self.delivery.welcome(ts.view, e.user_id, acting))
+        self.nudges.observe(table, events)
 
     # ---- what changed ---------------------------------------------------------------------
 
@@ -275,6 +282,7 @@ class DiscordPresenter:
         """Shutting down: send every update now, held ones too (see Delivery.close)."""
         await self.delivery.close([slot for ts in list(self._tables.values())
                                    for slot in (ts.table, *ts.dms.values())])
+        await self.nudges.close()
 
 
 __all__ = ["COMPUTER_HOLD_SLACK", "DiscordPresenter", "TableState"]

@@ -14,6 +14,7 @@ from tests.discord.harness import (
     CHANNEL_MESSAGES,
     FOLLOWUP,
     ORIGINAL,
+    PUBLIC,
     Harness,
     drain,
 )
@@ -119,7 +120,7 @@ async def test_the_turn_timer_warns_then_moves(h: Harness, clock: ManualClock) -
     h.fake.take()
     await clock.advance(30)
     await drain()
-    calls = h.fake.take()
+    calls = [c for c in h.fake.take() if c.audience is PUBLIC]  # the nudges: test_notify.py
     assert [c.message_id for c in calls] == [table.message_id]  # one edit: the warning
     assert "Half the time is gone" in calls[0].json["embeds"][0]["description"]
     await clock.advance(30)

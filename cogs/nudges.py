@@ -1,0 +1,297 @@
+"""Turn notifications ("nudges"): a person slow to act gets one message Discord really delivers.
+
+Discord notifies for a NEW message only (a new DM, or a channel message whose content mentions
+the person), never for an edit or a mention inside an embed (DISCORD_FACTS.md). The DM hand
+that is edited to show "your turn" therefore tells nobody. So when a person's turn comes and
+they have not acted `after` seconds later (NUDGE_AFTER, 20 by default, on the service's clock),
+they get one nudge: a short DM with a jump link to the table, or a channel message that mentions
+them, as they chose with `/ohhell notify` (else the server's default from `/ohhell settings`,
+else DM). Someone who acts in time is not nudged. The turn timer's half-time warning goes the
+same way. Each person keeps at most one nudge: it is deleted when they act (or their turn ends
+otherwise) and when the next one goes out, so neither DMs nor the channel fill up. A person whose
+DMs are closed is mentioned in the channel instead.
+
+Best effort: a nudge that Discord refuses is logged and dropped (the game never waits on it).
+After a restart, turns already in progress get no nudge (only the turns that follow).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import discord
+from discord.http import handle_message_parameters
+
+from bot.clock import Clock
+from bot.events import (
+    BidMade,
+    CardPlayed,
+    DiscardsMade,
+    Event,
+    SeatAutopiloted,
+    SeatsChanged,
+    TimerWarning,
+    TrumpChosen,
+    TurnChanged,
+)
+from bot.models import TableView
+from cogs import render
+
+log = logging.getLogger(__name__)
+
+NUDGE_AFTER = 20.0
+"""Default seconds a person's turn waits before they are notified (Settings.turn_nudge_after)."""
+HOW = ("dm", "mention", "off")
+"""The ways a person can be told it is their turn (`/ohhell notify`)."""
+DEFAULT_HOW = "dm"
+DM_CLOSED = 50007
+
+Preference = Callable[[int, int], Awaitable[str]]
+"""(guild id, user id) -> "dm", "mention" or "off"."""
+
+
+async def always_dm(guild_id: int, user_id: int) -> str:
+    """The preference when nobody set one (and no store is at hand)."""
+    return DEFAULT_HOW
+
+
+@dataclass(eq=False)
+class Turn:
+    """One person's turn at one table, from when it came until they act."""
+
+    table_id: int
+    user_id: int
+    view: TableView
+    awaits: type | None = None
+    due: datetime | None = None  # when the nudge goes if they have not acted
+    ended: bool = False
+    warned: bool = False  # the half-time warning is due (it replaces the nudge)
+    sending: bool = False  # a nudge is on its way: let it land, then take it down if ended
+
+
+@dataclass(eq=False)
+class Posted:
+    """A nudge on Discord, to delete once it has done its job."""
+
+    channel_id: int
+    message_id: int
+
+
+class Nudger:
+    """Schedules, sends and removes nudges (see the module docstring). `observe` is called
+    with every publish of the table service, under its lock: it only notes and spawns."""
+
+    def __init__(self, bot: discord.Client, clock: Clock, *, after: float = NUDGE_AFTER,
+                 preference: Preference = always_dm,
+                 dm_channel: Callable[[int], Awaitable[int]] | None = None) -> None:
+        """`after`: grace seconds (0: no nudges, warnings still go). `dm_channel`: the DM
+        channel id of a user (the presenter's cached lookup)."""
+        self.bot, self.clock, self.after = bot, clock, after
+        self.preference = preference
+        self._dm_channel = dm_channel
+        self._turns: dict[tuple[int, int], Turn] = {}
+        self._posted: dict[tuple[int, int], Posted] = {}  # (table, user) -> the nudge shown
+        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        # Turns in the order their nudges fall due (the same grace for all: arrival order),
+        # served by one task, not a task per turn: a turn that ends is only marked, and its
+        # entry dropped when its moment comes (cancelled tasks would leave cyclic garbage).
+        self._due: deque[Turn] = deque()
+        self._closed = False
+        self._wake = asyncio.Event()
+        self._scheduler: asyncio.Task[None] | None = None
+
+    # ---- what happened ------------------------------------------------------------------------
+
+    def observe(self, view: TableView, events: list[Event]) -> None:
+        """Start, keep or end turns from a publish's events (the view is as of after them)."""
+        tid = view.table_id
+        for e in events:
+            if isinstance(e, BidMade | CardPlayed | DiscardsMade | TrumpChosen):
+                self._end(tid, _user(view, e.seat))  # whoever moved (a computer too) is done
+            elif isinstance(e, SeatAutopiloted) and e.on:
+                self._end(tid, _user(view, e.seat))
+            elif isinstance(e, SeatsChanged) and e.user_id is not None and e.reason != "join":
+                self._end(tid, e.user_id)
+            elif isinstance(e, TurnChanged):
+                self._turn_changed(view, e)
+            elif isinstance(e, TimerWarning):
+                for seat in e.seats:
+                    self._warn(view, seat, e.deadline)
+        if not view.status.active:
+            for key in [k for k in self._turns if k[0] == tid]:
+                self._end(*key)
+            for key in [k for k in self._posted if k[0] == tid]:
+                self._spawn(self._remove(key))
+            for key in [k for k in self._locks if k[0] == tid]:
+                if not self._locks[key].locked() and key not in self._posted:
+                    del self._locks[key]
+        for turn in self._turns.values():
+            if turn.table_id == tid:
+                turn.view = view
+
+    def _turn_changed(self, view: TableView, e: TurnChanged) -> None:
+        tid = view.table_id
+        people: set[int] = set()
+        for seat in e.seats:
+            sv = view.seats[seat] if 0 <= seat < len(view.seats) else None
+            if sv is None or sv.user_id is None or sv.autopilot:
+                continue
+            people.add(sv.user_id)
+            key = (tid, sv.user_id)
+            if key not in self._turns:
+                turn = Turn(tid, sv.user_id, view, awaits=e.awaits)
+                self._turns[key] = turn
+                if self.after > 0:
+                    turn.due = self.clock.now() + timedelta(seconds=self.after)
+                    self._due.append(turn)
+                    self._wake.set()
+                    if self._scheduler is None or self._scheduler.done():
+                        self._scheduler = self._spawn(self._serve())
+        for key in [k for k in self._turns if k[0] == tid and k[1] not in people]:
+            self._end(*key)
+
+    def _end(self, table_id: int, user_id: int | None) -> None:
+        """The person's turn is over (they acted, a computer moved, they left): no nudge for
+        it, and the one they got goes."""
+        if user_id is None:
+            return
+        key = (table_id, user_id)
+        turn = self._turns.pop(key, None)
+        if turn is not None:
+            turn.ended = True
+        if key in self._posted:
+            self._spawn(self._remove(key))
+
+    def _warn(self, view: TableView, seat: int, deadline: datetime) -> None:
+        sv = view.seats[seat] if 0 <= seat < len(view.seats) else None
+        if sv is None or sv.user_id is None or sv.autopilot:
+            return
+        turn = self._turns.get((view.table_id, sv.user_id))
+        if turn is None:
+            turn = Turn(view.table_id, sv.user_id, view)
+            self._turns[(view.table_id, sv.user_id)] = turn
+        turn.warned = True
+        self._spawn(self._send(turn, render.warning_nudge(view, sv.user_id, deadline)))
+
+    # ---- delivery ------------------------------------------------------------------------------
+
+    async def _serve(self) -> None:
+        """Nudge each turn whose moment came and that is still waiting on its person."""
+        while not self._closed:
+            if not self._due:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            turn = self._due[0]
+            if not turn.ended and turn.due is not None:
+                await self.clock.sleep_until(turn.due)
+            self._due.popleft()
+            if not (turn.ended or turn.warned or self._closed):
+                self._spawn(self._send(turn, render.turn_nudge(turn.view, turn.user_id,
+                                                               turn.awaits)))
+
+    async def _send(self, turn: Turn, text: render.NudgeText) -> None:
+        """Post the nudge the person chose (replacing the one they have); if their turn
+        ended meanwhile, take it down again."""
+        key = (turn.table_id, turn.user_id)
+        turn.sending = True
+        try:
+            async with self._lock(key):
+                view = turn.view
+                how = await self.preference(view.guild_id, turn.user_id)
+                if how == "off" or turn.ended:
+                    return
+                seat = view.seat_of(turn.user_id)
+                closed = seat is None or view.seats[seat].dm_failed
+                posted = None
+                if how == "dm" and not closed:
+                    posted = await self._post_dm(turn.user_id, text.dm)
+                if posted is None:
+                    posted = await self._post(view.channel_id, text.channel, turn.user_id)
+                old = self._posted.pop(key, None)
+                self._posted[key] = posted
+                if old is not None:
+                    await self._delete(old)
+                if turn.ended and self._posted.get(key) is posted:
+                    del self._posted[key]
+                    await self._delete(posted)
+        except asyncio.CancelledError:
+            raise
+        except discord.HTTPException as err:
+            log.warning("could not nudge %s at table %s: %s", turn.user_id, turn.table_id, err)
+        except Exception:
+            log.exception("could not nudge %s at table %s", turn.user_id, turn.table_id)
+        finally:
+            turn.sending = False
+
+    def _lock(self, key: tuple[int, int]) -> asyncio.Lock:
+        """One person's nudges at one table go out and come down in order (kept until the
+        table closes)."""
+        return self._locks.setdefault(key, asyncio.Lock())
+
+    async def _post_dm(self, user_id: int, content: str) -> Posted | None:
+        """A DM, or None when the person's DMs are closed."""
+        try:
+            if self._dm_channel is not None:
+                cid = await self._dm_channel(user_id)
+            else:
+                cid = (await self.bot.create_dm(discord.Object(user_id))).id
+            return await self._post(cid, content, None)
+        except discord.Forbidden as err:
+            if err.code == DM_CLOSED:
+                return None
+            raise
+
+    async def _post(self, channel_id: int, content: str, mention: int | None) -> Posted:
+        allowed = (discord.AllowedMentions(everyone=False, roles=False,
+                                           users=[discord.Object(mention)])
+                   if mention is not None else discord.AllowedMentions.none())
+        params = handle_message_parameters(content=content, allowed_mentions=allowed)
+        with params:
+            data = await self.bot.http.send_message(channel_id, params=params)
+        return Posted(channel_id, int(data["id"]))
+
+    async def _remove(self, key: tuple[int, int]) -> None:
+        lock = self._lock(key)
+        async with lock:
+            posted = self._posted.pop(key, None)
+            if posted is not None:
+                await self._delete(posted)
+        if key not in self._turns and key not in self._posted and not lock.locked():
+            self._locks.pop(key, None)
+
+    async def _delete(self, posted: Posted) -> None:
+        try:
+            await self.bot.http.delete_message(posted.channel_id, posted.message_id)
+        except discord.NotFound:
+            pass  # already gone (the person or a moderator deleted it)
+        except discord.HTTPException as err:
+            log.warning("could not delete a nudge in %s: %s", posted.channel_id, err)
+
+    def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def close(self) -> None:
+        """Stop the nudge schedule; let nudges on their way finish."""
+        self._closed = True
+        if self._scheduler is not None:
+            self._scheduler.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def _user(view: TableView, seat: int) -> int | None:
+    return view.seats[seat].user_id if 0 <= seat < len(view.seats) else None
+
+
+__all__ = ["DEFAULT_HOW", "HOW", "NUDGE_AFTER", "Nudger", "always_dm"]

@@ -1,0 +1,93 @@
+"""Players are told when it is their turn (issue 11): Discord notifies for a new message only,
+so a person slow to act gets exactly one nudge Discord delivers (a DM with a jump link, or a
+mention in the channel), removed once they act; none when they act in time. Time is the
+manual clock; who is notified is the fake's model of Discord (tests/discord/notifications.py).
+"""
+
+from __future__ import annotations
+
+from bot.clock import ManualClock
+from tests.discord.conftest import Boot
+from tests.discord.driver import Driver
+from tests.discord.harness import Harness, Member, drain
+from tests.discord.notifications import Notification, notified, still_there
+
+
+def nudges(h: Harness, m: Member) -> list[Notification]:
+    """The notifications a member got that are not a hand's DM (hand DMs carry an embed)."""
+    return [n for n in notified(h, m) if "⏰" in n.content]
+
+
+async def wait(clock: ManualClock, seconds: float) -> None:
+    await clock.advance(seconds)
+    await drain()
+
+
+async def mid_hand(d: Driver) -> Member:
+    """Act at once until a person's turn comes mid-hand (someone has already moved this hand);
+    return that person, whose turn it is now."""
+    seat, m = d.awaited()[0]
+    await d.act_controls(seat, m)
+    return d.awaited()[0][1]
+
+
+async def test_a_person_slow_to_act_mid_hand_gets_one_dm_and_it_goes_when_they_act(
+        h: Harness, clock: ManualClock) -> None:
+    alice, bob, carol = h.member("alice"), h.member("bob"), h.member("carol")
+    d = Driver(h, [alice, bob, carol])
+    await d.lobby(max_cards=3)
+    first = d.awaited()[0][1]
+    slow = await mid_hand(d)
+    assert nudges(h, first) == []  # acted at once: not nudged
+    await wait(clock, 19)
+    assert nudges(h, slow) == []
+    await wait(clock, 1)
+    got = nudges(h, slow)
+    assert [n.why for n in got] == ["dm"]
+    view = d.view()
+    assert view is not None
+    assert f"/channels/{h.guild_id}/{d.channel}/{view.message_id}" in got[0].content
+    assert still_there(h, got[0])
+    await wait(clock, 25)
+    assert len(nudges(h, slow)) == 1  # one per turn, whatever the wait
+    seat, m = d.awaited()[0]
+    assert m == slow
+    await d.act_controls(seat, m)
+    assert not still_there(h, got[0])  # acted: the nudge is gone
+    for other in (alice, bob, carol):
+        if other != slow:
+            assert nudges(h, other) == []
+
+
+async def test_the_half_time_warning_replaces_the_nudge(boot: Boot, clock: ManualClock) -> None:
+    h = await boot(timeout=60)
+    alice, bob, carol = h.member("alice"), h.member("bob"), h.member("carol")
+    d = Driver(h, [alice, bob, carol])
+    await d.lobby(max_cards=3)
+    slow = await mid_hand(d)
+    await wait(clock, 20)
+    [nudge] = nudges(h, slow)
+    await wait(clock, 10)  # half of 60 s
+    got = nudges(h, slow)
+    assert len(got) == 2 and "half your time" in got[1].content.lower()
+    assert not still_there(h, nudge) and still_there(h, got[1])
+    await wait(clock, 30)  # time is up: a computer moved for them, the warning goes
+    assert not still_there(h, got[1])
+    assert len(nudges(h, slow)) == 2
+
+
+async def test_closed_dms_get_a_mention_in_the_channel(h: Harness, clock: ManualClock) -> None:
+    alice, bob, carol = h.member("alice"), h.member("bob"), h.member("carol")
+    for m in (alice, bob, carol):
+        h.fake.closed_dms.add(m.id)
+    d = Driver(h, [alice, bob, carol])
+    await d.lobby(max_cards=3)
+    seat, m = d.awaited()[0]
+    await d.act_slash(seat, m)
+    slow = d.awaited()[0][1]
+    await wait(clock, 20)
+    [n] = nudges(h, slow)
+    assert n.why == "mention" and n.channel_id == d.channel
+    seat, m = d.awaited()[0]
+    await d.act_slash(seat, m)
+    assert not still_there(h, n)

@@ -9,13 +9,13 @@ game with fewer than two humans changes no rating.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from openskill.models import PlackettLuce
 
+from data.driver import Session
 from data.errors import StoreError
 
 if TYPE_CHECKING:
@@ -186,8 +186,8 @@ def exact_bids(game: FinishedGame) -> list[int]:
     return exact
 
 
-def insert_game(
-    db: sqlite3.Connection,
+async def insert_game(
+    session: Session,
     *,
     table_id: int | None,
     guild_id: int,
@@ -197,9 +197,9 @@ def insert_game(
 ) -> int:
     """Store the game, its seats and its scoresheet; return the game id."""
     game.check()
-    cursor = db.execute(
+    rows = await session.fetch(
         "INSERT INTO games (table_id, guild_id, channel_id, preset, rules_json, players, hands,"
-        " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             table_id,
             guild_id,
@@ -211,12 +211,11 @@ def insert_game(
             now,
         ),
     )
-    game_id = cursor.lastrowid
-    assert game_id is not None
+    game_id = int(rows[0][0])
     exact = exact_bids(game)
-    db.executemany(
+    await session.executemany(
         "INSERT INTO game_seats (game_id, seat, guild_id, user_id, computer_level, display_name,"
-        " total, placing, winner, hands, exact_bids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " total, \"placing\", winner, hands, exact_bids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 game_id,
@@ -234,7 +233,7 @@ def insert_game(
             for s in game.seats
         ],
     )
-    db.executemany(
+    await session.executemany(
         "INSERT INTO game_hands (game_id, hand_number, hand_size, dealer, trump_card, trump_suit)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         [
@@ -242,7 +241,7 @@ def insert_game(
             for h in game.hands
         ],
     )
-    db.executemany(
+    await session.executemany(
         "INSERT INTO hand_scores (game_id, hand_number, seat, bid, tricks, made, points, total)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [
@@ -263,8 +262,8 @@ def insert_game(
     return game_id
 
 
-def rate_game(
-    db: sqlite3.Connection, guild_id: int, seats: Sequence[SeatResult], now: float
+async def rate_game(
+    session: Session, guild_id: int, seats: Sequence[SeatResult], now: float
 ) -> list[RatingChange]:
     """Record the humans' names and, with two humans or more, update their ratings."""
     humans = [s for s in seats if s.user_id is not None]
@@ -272,10 +271,10 @@ def rate_game(
         return []
     before: dict[int, tuple[float, float]] = {}
     for seat in humans:
-        rows = db.execute(
+        rows = await session.fetch(
             "SELECT mu, sigma FROM players WHERE guild_id = ? AND user_id = ?",
             (guild_id, seat.user_id),
-        ).fetchall()
+        )
         assert seat.user_id is not None
         before[seat.user_id] = (
             (rows[0][0], rows[0][1]) if rows else (RATING_MODEL.mu, RATING_MODEL.sigma)
@@ -288,11 +287,12 @@ def rate_game(
         for seat, (rating,) in zip(humans, new, strict=True):
             assert seat.user_id is not None
             after[seat.user_id] = (rating.mu, rating.sigma)
-    db.executemany(
+    await session.executemany(
         "INSERT INTO players (guild_id, user_id, display_name, mu, sigma, rated_games, updated_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET"
         " display_name = excluded.display_name, mu = excluded.mu, sigma = excluded.sigma,"
-        " rated_games = rated_games + excluded.rated_games, updated_at = excluded.updated_at",
+        " rated_games = players.rated_games + excluded.rated_games,"
+        " updated_at = excluded.updated_at",
         [
             (guild_id, s.user_id, s.name, *after[s.user_id], int(rated), now)
             for s in humans
@@ -308,9 +308,9 @@ def rate_game(
     ]
 
 
-def read_game(db: sqlite3.Connection, game_id: int) -> FinishedGame | None:
+async def read_game(session: Session, game_id: int) -> FinishedGame | None:
     """A finished game as it was stored (for the scoresheet command and for tests)."""
-    rows = db.execute("SELECT preset, rules_json FROM games WHERE id = ?", (game_id,)).fetchall()
+    rows = await session.fetch("SELECT preset, rules_json FROM games WHERE id = ?", (game_id,))
     if not rows:
         return None
     preset, rules_json = rows[0]
@@ -319,25 +319,25 @@ def read_game(db: sqlite3.Connection, game_id: int) -> FinishedGame | None:
             seat=r[0], name=r[1], user_id=r[2], total=r[3], placing=r[4], winner=bool(r[5]),
             computer_level=r[6],
         )
-        for r in db.execute(
-            "SELECT seat, display_name, user_id, total, placing, winner, computer_level"
+        for r in await session.fetch(
+            "SELECT seat, display_name, user_id, total, \"placing\", winner, computer_level"
             " FROM game_seats WHERE game_id = ? ORDER BY seat",
             (game_id,),
-        ).fetchall()
+        )
     )
     scores: dict[int, list[tuple[int, int, bool, int, int]]] = {}
-    for r in db.execute(
+    for r in await session.fetch(
         "SELECT hand_number, bid, tricks, made, points, total FROM hand_scores"
         " WHERE game_id = ? ORDER BY hand_number, seat",
         (game_id,),
-    ).fetchall():
+    ):
         scores.setdefault(r[0], []).append((r[1], r[2], bool(r[3]), r[4], r[5]))
     hands = []
-    for r in db.execute(
+    for r in await session.fetch(
         "SELECT hand_number, hand_size, dealer, trump_card, trump_suit FROM game_hands"
         " WHERE game_id = ? ORDER BY hand_number",
         (game_id,),
-    ).fetchall():
+    ):
         columns = list(zip(*scores.get(r[0], []), strict=True)) or [(), (), (), (), ()]
         hands.append(
             HandResultRow(

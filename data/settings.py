@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from data.driver import Session
 
 
 @dataclass(frozen=True)
@@ -24,24 +25,24 @@ class GuildSettings:
     allow_computers: bool = True
 
 
-def get_settings(db: sqlite3.Connection, guild_id: int) -> GuildSettings:
+async def get_settings(session: Session, guild_id: int) -> GuildSettings:
     """The stored settings, or the defaults for a server that never set any."""
-    rows = db.execute(
+    rows = await session.fetch(
         "SELECT default_preset, options_json, turn_timeout, allow_computers"
         " FROM guild_settings WHERE guild_id = ?",
         (guild_id,),
-    ).fetchall()
+    )
     if not rows:
         return GuildSettings(guild_id)
     preset, options_json, timeout, allow = rows[0]
     return GuildSettings(guild_id, preset, json.loads(options_json), timeout, bool(allow))
 
 
-def put_settings(db: sqlite3.Connection, settings: GuildSettings, now: float) -> None:
-    """Store a server's settings, replacing what it had."""
+def put_settings(settings: GuildSettings, now: float) -> tuple[str, tuple[Any, ...]]:
+    """The one statement that stores a server's settings, replacing what it had."""
     if settings.turn_timeout is not None and settings.turn_timeout < 0:
         raise ValueError("turn_timeout must be 0 (untimed) or a positive number of seconds")
-    db.execute(
+    return (
         "INSERT INTO guild_settings (guild_id, default_preset, options_json, turn_timeout,"
         " allow_computers, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE"
         " SET default_preset = excluded.default_preset, options_json = excluded.options_json,"

@@ -8,11 +8,11 @@ and the tests check that both agree.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from data.driver import Session
 from data.results import SeatResult
 
 # Sort keys the leaderboard accepts (higher first).
@@ -59,25 +59,29 @@ class PlayerStats:
     best_game_id: int | None = None
 
 
+# One query for both dialects: ratios are cast to DOUBLE PRECISION (SQLite reads that as REAL;
+# PostgreSQL would otherwise compute NUMERIC), parameters are positional: mu0, sigma0 (x3),
+# guild, min_games, then the caller's filter's.
 _STATS_SQL = """
 SELECT t.user_id,
        COALESCE(p.display_name, CAST(t.user_id AS TEXT)) AS name,
        t.games,
        t.wins,
-       1.0 * t.wins / t.games AS win_rate,
-       1.0 * t.points / t.games AS avg_points,
-       1.0 * t.points / NULLIF(t.hands, 0) AS points_per_hand,
-       1.0 * t.exact_bids / NULLIF(t.hands, 0) AS bid_accuracy,
+       CAST(t.wins AS DOUBLE PRECISION) / t.games AS win_rate,
+       CAST(t.points AS DOUBLE PRECISION) / t.games AS avg_points,
+       CAST(t.points AS DOUBLE PRECISION) / NULLIF(t.hands, 0) AS points_per_hand,
+       CAST(t.exact_bids AS DOUBLE PRECISION) / NULLIF(t.hands, 0) AS bid_accuracy,
        t.best_game,
        t.streak,
-       COALESCE(p.mu - 3 * p.sigma, :mu0 - 3 * :sigma0) AS rating,
-       COALESCE(p.mu, :mu0) AS mu,
-       COALESCE(p.sigma, :sigma0) AS sigma,
+       COALESCE(p.mu - 3 * p.sigma, CAST(? AS DOUBLE PRECISION) - 3 * CAST(? AS DOUBLE PRECISION))
+           AS rating,
+       COALESCE(p.mu, CAST(? AS DOUBLE PRECISION)) AS mu,
+       COALESCE(p.sigma, CAST(? AS DOUBLE PRECISION)) AS sigma,
        COALESCE(p.rated_games, 0) AS rated_games,
        t.best_game_id
 FROM player_totals t
 LEFT JOIN players p ON p.guild_id = t.guild_id AND p.user_id = t.user_id
-WHERE t.guild_id = :guild AND t.games >= :min_games {user_filter}
+WHERE t.guild_id = ? AND t.games >= ? {user_filter}
 """
 
 
@@ -85,8 +89,8 @@ def _row_to_stats(row: Sequence[Any]) -> PlayerStats:
     return PlayerStats(*row)
 
 
-def add_game(
-    db: sqlite3.Connection,
+async def add_game(
+    session: Session,
     guild_id: int,
     game_id: int,
     seats: Sequence[SeatResult],
@@ -94,19 +98,20 @@ def add_game(
     exact_bids: Sequence[int],
 ) -> None:
     """Add one finished game to its humans' totals (inside finish_game's transaction)."""
-    db.executemany(
+    await session.executemany(
         "INSERT INTO player_totals (guild_id, user_id, games, wins, points, hands, exact_bids,"
         " best_game, best_game_id, streak, last_game_id) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, user_id) DO UPDATE SET"
-        " games = games + 1,"
-        " wins = wins + excluded.wins,"
-        " points = points + excluded.points,"
-        " hands = hands + excluded.hands,"
-        " exact_bids = exact_bids + excluded.exact_bids,"
-        " best_game_id = CASE WHEN excluded.best_game >= best_game"
-        "     THEN excluded.best_game_id ELSE best_game_id END,"
-        " best_game = MAX(best_game, excluded.best_game),"
-        " streak = CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END,"
+        " games = player_totals.games + 1,"
+        " wins = player_totals.wins + excluded.wins,"
+        " points = player_totals.points + excluded.points,"
+        " hands = player_totals.hands + excluded.hands,"
+        " exact_bids = player_totals.exact_bids + excluded.exact_bids,"
+        " best_game_id = CASE WHEN excluded.best_game >= player_totals.best_game"
+        "     THEN excluded.best_game_id ELSE player_totals.best_game_id END,"
+        " best_game = CASE WHEN excluded.best_game > player_totals.best_game"
+        "     THEN excluded.best_game ELSE player_totals.best_game END,"
+        " streak = CASE WHEN excluded.wins = 1 THEN player_totals.streak + 1 ELSE 0 END,"
         " last_game_id = excluded.last_game_id",
         [
             (
@@ -127,8 +132,8 @@ def add_game(
     )
 
 
-def leaderboard(
-    db: sqlite3.Connection,
+async def leaderboard(
+    session: Session,
     guild_id: int,
     *,
     sort: str,
@@ -142,24 +147,20 @@ def leaderboard(
         raise ValueError(f"unknown sort key {sort!r}; use one of: {', '.join(SORT_KEYS)}")
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    rows = db.execute(
+    rows = await session.fetch(
         _STATS_SQL.format(user_filter="")
-        + f" ORDER BY {sort} DESC, t.games DESC, t.user_id LIMIT :limit",
-        {
-            "guild": guild_id,
-            "min_games": max(1, min_games),
-            "limit": limit,
-            "mu0": mu0,
-            "sigma0": sigma0,
-        },
-    ).fetchall()
+        + f" ORDER BY {sort} DESC NULLS LAST, t.games DESC, t.user_id LIMIT ?",
+        (mu0, sigma0, mu0, sigma0, guild_id, max(1, min_games), limit),
+    )
     return [_row_to_stats(row) for row in rows]
 
 
-def player_stats(
-    db: sqlite3.Connection, guild_id: int, user_id: int, *, mu0: float, sigma0: float
+async def player_stats(
+    session: Session, guild_id: int, user_id: int, *, mu0: float, sigma0: float
 ) -> PlayerStats | None:
     """One human's stats in one server, or None when they have no finished game there."""
-    params = {"guild": guild_id, "user": user_id, "min_games": 1, "mu0": mu0, "sigma0": sigma0}
-    rows = db.execute(_STATS_SQL.format(user_filter="AND t.user_id = :user"), params).fetchall()
+    rows = await session.fetch(
+        _STATS_SQL.format(user_filter="AND t.user_id = ?"),
+        (mu0, sigma0, mu0, sigma0, guild_id, 1, user_id),
+    )
     return _row_to_stats(rows[0]) if rows else None

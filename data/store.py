@@ -1,42 +1,35 @@
-"""The Store: the one object the bot holds to reach the database.
+"""The Store: the one object the bot holds to reach the database, whichever driver is behind it.
 
-One write connection, owned by one thread (data/worker.py): every write is one IMMEDIATE
-transaction that runs there whole, as plain sqlite3 code, so transactions from many tables queue
-up in the order they were requested and never interleave, and the event loop is woken once per
-write, not once per statement. Reads go the same way through a second, read-only connection and
-thread (WAL lets it read while a write is in progress). A write, once requested, runs to its end
-even if the awaiting task is cancelled, so a cancelled caller cannot leave a transaction
-half-done (it just does not learn whether it landed, as after a crash); when the call returns,
-the transaction is committed.
+``Store.open(target)`` takes a path or a URL (data/connection.py): a SQLite file through
+aiosqlite (data/sqlite.py, the default) or a PostgreSQL server through asyncpg
+(data/postgres.py). Both keep the same promises, and the same tests check them on both:
+
+- Every write is one transaction, and returns only once it is committed. A save (the table and
+  its action) is one statement, so one round trip to the driver.
+- Writes from this process land in the order they were requested, and a write, once requested,
+  runs to its end even if the awaiting task is cancelled: a cancelled caller cannot leave a
+  transaction half-done (it just does not learn whether it landed, as after a crash).
+- The action log is append-only (a trigger refuses updates).
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
-import sqlite3
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
 from data import results, settings, stats, tables
-from data.connection import (
-    DEFAULT_SYNCHRONOUS,
-    Synchronous,
-    check_writer_options,
-    checkpoint,
-    open_checkpointer,
-    open_reader,
-    open_writer,
-)
-from data.errors import ChannelBusy, StoreError
+from data.connection import DatabaseAddress, parse_address
+from data.driver import Driver, Session
+from data.errors import ChannelBusy, StoreError, TableNotFound
 from data.results import RATING_MODEL, FinishedGame, RatingChange
 from data.settings import GuildSettings
+from data.sqlite import DEFAULT_SYNCHRONOUS, SqliteDriver, Synchronous
 from data.stats import DEFAULT_SORT, PlayerStats
 from data.tables import (
     Action,
@@ -48,13 +41,6 @@ from data.tables import (
     TableStatus,
     Validator,
 )
-from data.worker import ConnectionThread
-
-_log = logging.getLogger(__name__)
-
-CHECKPOINT_EVERY = 100
-"""Writes between two WAL checkpoints (a save adds about 3 pages; SQLite's default was one
-checkpoint per 1,000 pages, run inside a commit)."""
 
 T = TypeVar("T")
 
@@ -69,8 +55,8 @@ class RecordedGame:
     rating_changes: list[RatingChange]
 
 
-def record_game(
-    db: sqlite3.Connection,
+async def record_game(
+    session: Session,
     *,
     table_id: int | None,
     guild_id: int,
@@ -80,38 +66,44 @@ def record_game(
 ) -> RecordedGame:
     """Store a finished game's rows, add it to its humans' totals, rate them (in the caller's
     transaction: finish_game's, or a benchmark's bulk load)."""
-    game_id = results.insert_game(
-        db, table_id=table_id, guild_id=guild_id, channel_id=channel_id, game=game, now=now
+    game_id = await results.insert_game(
+        session, table_id=table_id, guild_id=guild_id, channel_id=channel_id, game=game, now=now
     )
     exact = results.exact_bids(game)
-    stats.add_game(db, guild_id, game_id, game.seats, len(game.hands), exact)
-    changes = results.rate_game(db, guild_id, game.seats, now)
+    await stats.add_game(session, guild_id, game_id, game.seats, len(game.hands), exact)
+    changes = await results.rate_game(session, guild_id, game.seats, now)
     return RecordedGame(game_id, changes)
 
 
-class Store:
-    """Tables in progress, finished games, leaderboards and server settings in one SQLite file.
+async def open_driver(
+    address: DatabaseAddress, synchronous: Synchronous = DEFAULT_SYNCHRONOUS
+) -> Driver:
+    """Open the driver the address names (migrations applied)."""
+    if address.dialect == "sqlite":
+        assert address.path is not None
+        return await SqliteDriver.open(address.path, synchronous)
+    from data.postgres import PostgresDriver  # asyncpg is imported only when it is used
 
-    Open with ``store = await Store.open(path)`` (or ``async with await Store.open(path)``), and
-    ``await store.close()`` at shutdown. Every method is a coroutine; every write has returned only
-    once it is committed. Refusals raise StoreError (or ValueError for a bad argument).
+    assert address.dsn is not None
+    return await PostgresDriver.open(address.dsn, synchronous)
+
+
+class Store:
+    """Tables in progress, finished games, leaderboards and server settings in one database.
+
+    Open with ``store = await Store.open(path_or_url)`` (or ``async with await Store.open(...)``),
+    and ``await store.close()`` at shutdown. Every method is a coroutine; every write has
+    returned only once it is committed. Refusals raise StoreError (or ValueError for a bad
+    argument).
     """
 
     def __init__(
-        self,
-        path: Path,
-        writer: ConnectionThread,
-        reader: ConnectionThread,
-        clock: Callable[[], float],
-        checkpointer: ConnectionThread,
+        self, address: DatabaseAddress, driver: Driver, clock: Callable[[], float]
     ) -> None:
         """Use Store.open."""
-        self.path = path
-        self._writer = writer
-        self._reader = reader
-        self._checkpointer = checkpointer
-        self._writes_since_checkpoint = 0
-        self._checkpointing: asyncio.Future[Any] | None = None
+        self.address = address
+        self.path = address.path
+        self._driver = driver
         self._clock = clock
         self._closing: asyncio.Future[Any] | None = None
 
@@ -120,43 +112,31 @@ class Store:
     @classmethod
     async def open(
         cls,
-        path: str | os.PathLike[str],
+        target: str | os.PathLike[str],
         *,
         synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
         clock: Callable[[], float] = time.time,
     ) -> Store:
-        """Open (or create) the database: folder, WAL, foreign keys, busy timeout, migrations.
+        """Open (or create) the database and apply its migrations.
 
-        Raises SchemaTooNew (a StoreError), leaving the file untouched, when the database was
-        written by newer code; StoreError when the file is not a SQLite database.
+        target: a SQLite path, ``sqlite:///path`` or ``postgresql://...``. Raises SchemaTooNew (a
+        StoreError), leaving the database untouched, when it was written by newer code;
+        StoreError when a file is not a SQLite database. synchronous: "NORMAL" (default) or
+        "FULL", how hard a commit waits for the disk (see data/sqlite.py and data/postgres.py).
         clock gives the unix time stamped on rows (tests pass a fake one).
         """
-        db_path = Path(path)
-        check_writer_options(db_path, synchronous)
-        writer = ConnectionThread("store-writer")
-        reader = ConnectionThread("store-reader")
-        checkpointer = ConnectionThread("store-checkpoint")
-        try:
-            await writer.start(partial(open_writer, db_path, synchronous))
-            await reader.start(partial(open_reader, db_path))
-            await checkpointer.start(partial(open_checkpointer, db_path))
-        except BaseException:
-            writer.stop()  # whichever thread did open its connection closes it and ends
-            reader.stop()
-            checkpointer.stop()
-            raise
-        return cls(db_path, writer, reader, clock, checkpointer)
+        address = parse_address(target if isinstance(target, str) else Path(target))
+        driver = await open_driver(address, synchronous)
+        return cls(address, driver, clock)
 
     async def close(self) -> None:
-        """Wait for the writes and reads requested before, then close the three connections.
+        """Wait for the writes requested before, then close the connections.
 
         Idempotent; a write or read requested once close() was called raises StoreError. The
         connections close even if the awaiting task is cancelled.
         """
         if self._closing is None:
-            self._closing = asyncio.ensure_future(asyncio.gather(
-                self._writer.stop(), self._reader.stop(), self._checkpointer.stop()
-            ))
+            self._closing = asyncio.ensure_future(self._driver.close())
         await asyncio.shield(self._closing)
 
     async def __aenter__(self) -> Store:
@@ -171,50 +151,37 @@ class Store:
     ) -> None:
         await self.close()
 
+    @property
+    def dialect(self) -> str:
+        """"sqlite" or "postgresql"."""
+        return self._driver.dialect
+
     async def schema_version(self) -> int:
         """The schema version of the open database."""
-        return await self._read(
-            lambda db: int(db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0])
-        )
+        rows = await self._read("SELECT MAX(version) FROM schema_version")
+        return int(rows[0][0])
 
-    # -- the one write path and the read path --------------------------------------------------
+    # -- the write and read paths --------------------------------------------------------------
 
-    async def _write(self, body: Callable[[sqlite3.Connection, float], T]) -> T:
-        """Run body(connection, now) in one IMMEDIATE transaction in the writer thread, after
-        every write requested before; commit, or roll back whole if body raises.
-
-        body is plain synchronous sqlite3 code (no awaits) and must not commit. The write is
-        queued before this coroutine first suspends, and runs to its end even if the awaiting
-        task is cancelled; when this returns, it is committed.
-        """
+    async def _statement(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        """One write statement, its own transaction (see Driver.statement)."""
         self._check_open()
-        done = self._writer.submit(partial(_in_transaction, body, self._clock()))
-        self._maybe_checkpoint()
-        return await done
+        return await self._driver.statement(sql, params)
 
-    def _maybe_checkpoint(self) -> None:
-        """Every CHECKPOINT_EVERY writes, have the checkpoint thread copy the WAL back into the
-        database, off the write path (one checkpoint at a time; a failed one is logged and the
-        next one catches up, as the WAL stays valid meanwhile)."""
-        self._writes_since_checkpoint += 1
-        if self._writes_since_checkpoint < CHECKPOINT_EVERY or (
-            self._checkpointing is not None and not self._checkpointing.done()
-        ):
-            return
-        self._writes_since_checkpoint = 0
-        self._checkpointing = self._checkpointer.submit(checkpoint)
-        self._checkpointing.add_done_callback(_log_checkpoint_failure)
-
-    async def _read(self, body: Callable[[sqlite3.Connection], T]) -> T:
-        """Run body(connection) in the reader thread on one consistent snapshot (a read
-        transaction), for reads of several statements."""
+    async def _transaction(self, body: Callable[[Session, float], Awaitable[T]]) -> T:
+        """body(session, now) in one write transaction (see Driver.transaction)."""
         self._check_open()
-        return await self._reader.submit(partial(_in_snapshot, body))
+        now = self._clock()
+        return await self._driver.transaction(lambda session: body(session, now))
 
-    async def checkpoint(self) -> tuple[int, int, int]:
-        """Checkpoint the WAL now (tests, tools); returns (busy, WAL pages, pages copied)."""
+    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
         self._check_open()
-        return await self._checkpointer.submit(checkpoint)
+        return await self._driver.read(sql, params)
+
+    async def _reading(self, body: Callable[[Session], Awaitable[T]]) -> T:
+        """body on the read session, for reads of several statements."""
+        self._check_open()
+        return await body(self._driver.reader)
 
     def _check_open(self) -> None:
         if self._closing is not None:
@@ -241,55 +208,60 @@ class Store:
         The optional action (e.g. "open") starts the table's log in the same transaction.
         meta: the caller's own data about the table (a JSON object; default {}), saved with it.
         """
+        sql, params = tables.insert_table(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            rules_json=rules_json,
+            seats=seats,
+            message_id=message_id,
+            status=status,
+            now=self._clock(),
+            meta=meta,
+        )
+        if action is not None:
+            tables.payload_to_json(action.payload)  # refuse what JSON cannot hold before writing
 
-        def body(db: sqlite3.Connection, now: float) -> TableRecord:
-            try:
-                table_id = tables.insert_table(
-                    db,
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    host_id=host_id,
-                    rules_json=rules_json,
-                    seats=seats,
-                    message_id=message_id,
-                    status=status,
-                    now=now,
-                    meta=meta,
-                )
-            except sqlite3.IntegrityError as err:
-                if "game_tables.channel_id" in str(err):
-                    raise ChannelBusy(channel_id) from err
-                raise
+        async def body(session: Session, now: float) -> TableRecord:
+            row = (await session.fetch(sql, params))[0]
             if action is not None:
-                tables.append_action(db, table_id, action, now)
-            table = tables.get_table(db, table_id)
-            assert table is not None
-            return table
+                await tables.append_action(session, row[0], action, now)
+            return tables.table_from_row(row)
 
-        return await self._write(body)
+        try:
+            if action is None:
+                return tables.table_from_row((await self._statement(sql, params))[0])
+            return await self._transaction(body)
+        except Exception as err:
+            if tables.is_channel_busy(err):
+                raise ChannelBusy(channel_id) from err
+            raise
 
     async def save_table(self, table: TableRecord, action: Action | None = None) -> int | None:
         """Save the whole table (status, seats, snapshot, message ids, deadline, meta) and log
         action.
 
-        Both land in ONE transaction: after this returns, the action and the state it led to are
-        committed together (or, if it raises, neither is). Returns the action's log id (None
-        without an action). Pass ``dataclasses.replace(table, snapshot_json=game.to_json(), ...)``.
-        Raises TableNotFound, or StoreError when the stored table is no longer open (finished,
-        cancelled or broken): a closed table is never reopened by a late save.
+        Both land in ONE transaction, one statement: after this returns, the action and the state
+        it led to are committed together (or, if it raises, neither is). Returns the action's
+        log id (None without an action). Pass ``dataclasses.replace(table,
+        snapshot_json=game.to_json(), ...)``. Raises TableNotFound, or StoreError when the
+        stored table is no longer open (finished, cancelled or broken): a closed table is never
+        reopened by a late save.
         """
-
-        def body(db: sqlite3.Connection, now: float) -> int | None:
-            tables.update_table(db, table, now)
-            if action is None:
-                return None
-            return tables.append_action(db, table.id, action, now)
-
-        return await self._write(body)
+        sql, params = tables.save_statement(self._driver.dialect, table, action, self._clock())
+        try:
+            rows = await self._statement(sql, params)
+        except Exception as err:
+            if tables.NOT_OPEN in str(err):
+                raise await self._reading(lambda s: tables.refusal(s, table.id)) from None
+            raise
+        action_id = rows[0][0]
+        return None if action_id is None else int(action_id)
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         """The stored table with that id, or None."""
-        return await self._read(partial(tables.get_table, table_id=table_id))
+        rows = await self._read(tables.GET_TABLE, (table_id,))
+        return tables.table_from_row(rows[0]) if rows else None
 
     async def load_active_tables(self, validate: Validator | None = None) -> LoadedTables:
         """Every lobby and game in play, for resuming at start-up.
@@ -300,7 +272,7 @@ class Store:
         table never stops the rest. An ImportError is not a damaged table: it propagates.
         """
         check = validate if validate is not None else tables.engine_validator
-        rows = await self._read(tables.open_table_rows)
+        rows = await self._read(tables.OPEN_TABLES)
         ok: list[TableRecord] = []
         broken: list[BrokenTable] = []
         for row in rows:
@@ -319,15 +291,15 @@ class Store:
 
     async def mark_broken(self, table_id: int, reason: str) -> None:
         """Set a table aside as broken (it will not be resumed again) with the reason."""
-
-        def body(db: sqlite3.Connection, now: float) -> None:
-            tables.mark_broken(db, table_id, reason[:MAX_REASON], now)
-
-        await self._write(body)
+        rows = await self._statement(
+            tables.MARK_BROKEN, (reason[:MAX_REASON], self._clock(), table_id)
+        )
+        if not rows:
+            raise TableNotFound(table_id)
 
     async def actions(self, table_id: int, after_id: int = 0) -> list[LoggedAction]:
         """A table's action log in the order it was written (empty for an unknown table)."""
-        return await self._read(partial(tables.read_actions, table_id=table_id, after_id=after_id))
+        return await self._reading(lambda s: tables.read_actions(s, table_id, after_id))
 
     # -- finished games ------------------------------------------------------------------------
 
@@ -343,13 +315,19 @@ class Store:
         or a table that is no longer open (so a game is never counted twice).
         """
         result.check()
+        finished = replace(table, status=TableStatus.FINISHED)
+        dialect = self._driver.dialect
 
-        def body(db: sqlite3.Connection, now: float) -> RecordedGame:
-            tables.update_table(db, replace(table, status=TableStatus.FINISHED), now)
-            if action is not None:
-                tables.append_action(db, table.id, action, now)
-            return record_game(
-                db,
+        async def body(session: Session, now: float) -> RecordedGame:
+            sql, params = tables.save_statement(dialect, finished, action, now)
+            try:
+                await session.fetch(sql, params)
+            except Exception as err:
+                if tables.NOT_OPEN in str(err):
+                    raise tables.NotOpen(table.id) from err
+                raise
+            return await record_game(
+                session,
                 table_id=table.id,
                 guild_id=table.guild_id,
                 channel_id=table.channel_id,
@@ -357,18 +335,19 @@ class Store:
                 now=now,
             )
 
-        return await self._write(body)
+        try:
+            return await self._transaction(body)
+        except tables.NotOpen:
+            raise await self._reading(lambda s: tables.refusal(s, table.id)) from None
 
     async def get_game(self, game_id: int) -> FinishedGame | None:
         """A finished game's full record (scoresheet, seats), or None."""
-        return await self._read(partial(results.read_game, game_id=game_id))
+        return await self._reading(lambda s: results.read_game(s, game_id))
 
     async def game_for_table(self, table_id: int) -> int | None:
         """The id of the finished game played at a table, or None."""
-        row = await self._read(
-            lambda db: db.execute("SELECT id FROM games WHERE table_id = ?", (table_id,)).fetchone()
-        )
-        return int(row[0]) if row is not None else None
+        rows = await self._read("SELECT id FROM games WHERE table_id = ?", (table_id,))
+        return int(rows[0][0]) if rows else None
 
     # -- leaderboards and stats ----------------------------------------------------------------
 
@@ -380,10 +359,10 @@ class Store:
         Only players with at least min_games finished games are listed. An unknown server
         gives []. An unknown sort key raises ValueError naming the allowed keys.
         """
-        return await self._read(
-            partial(
-                stats.leaderboard,
-                guild_id=guild_id,
+        return await self._reading(
+            lambda s: stats.leaderboard(
+                s,
+                guild_id,
                 sort=sort,
                 limit=limit,
                 min_games=min_games,
@@ -394,13 +373,9 @@ class Store:
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """One human's stats in one server, or None when they finished no game there."""
-        return await self._read(
-            partial(
-                stats.player_stats,
-                guild_id=guild_id,
-                user_id=user_id,
-                mu0=RATING_MODEL.mu,
-                sigma0=RATING_MODEL.sigma,
+        return await self._reading(
+            lambda s: stats.player_stats(
+                s, guild_id, user_id, mu0=RATING_MODEL.mu, sigma0=RATING_MODEL.sigma
             )
         )
 
@@ -408,42 +383,8 @@ class Store:
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings (defaults when it never set any)."""
-        return await self._read(partial(settings.get_settings, guild_id=guild_id))
+        return await self._reading(lambda s: settings.get_settings(s, guild_id))
 
     async def save_settings(self, value: GuildSettings) -> None:
         """Replace the server's settings."""
-
-        def body(db: sqlite3.Connection, now: float) -> None:
-            settings.put_settings(db, value, now)
-
-        await self._write(body)
-
-
-def _in_transaction(
-    body: Callable[[sqlite3.Connection, float], T], now: float, db: sqlite3.Connection
-) -> T:
-    """In the writer thread: body in one IMMEDIATE transaction, committed or rolled back whole."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        value = body(db, now)
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        raise
-    return value
-
-
-def _in_snapshot(body: Callable[[sqlite3.Connection], T], db: sqlite3.Connection) -> T:
-    """In the reader thread: body in one read transaction, so its statements see one state."""
-    db.execute("BEGIN")
-    try:
-        return body(db)
-    finally:
-        if db.in_transaction:
-            db.execute("COMMIT")
-
-
-def _log_checkpoint_failure(future: asyncio.Future[Any]) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        _log.error("WAL checkpoint failed", exc_info=future.exception())
+        await self._statement(*settings.put_settings(value, self._clock()))

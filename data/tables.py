@@ -2,19 +2,19 @@
 
 A table row holds everything needed to resume a game after a restart: ids of the Discord
 messages, seats, rules, the engine snapshot and the turn deadline. The functions here run inside a
-transaction the Store opens; they never commit.
+transaction the Store opens (or are one statement); they never commit.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from data.errors import ChannelBusy, StoreError, TableNotFound
+from data.driver import Dialect, Row, Session
+from data.errors import StoreError, TableNotFound
 
 
 class TableStatus(StrEnum):
@@ -143,7 +143,7 @@ def engine_validator(table: TableRecord) -> None:
         Game.from_json(table.snapshot_json)
 
 
-_TABLE_COLUMNS = (
+TABLE_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, rules_json, message_id, snapshot_json, "
     "turn_deadline, broken_reason, saves, created_at, updated_at, seats_json, meta_json"
 )
@@ -218,7 +218,6 @@ def _record(row: Sequence[Any], seats: tuple[Seat, ...], meta: dict[str, Any]) -
 
 
 def insert_table(
-    db: sqlite3.Connection,
     *,
     guild_id: int,
     channel_id: int,
@@ -229,18 +228,13 @@ def insert_table(
     status: TableStatus,
     now: float,
     meta: Mapping[str, Any] | None = None,
-) -> int:
-    """Insert a new table with its seats; refuse a second open table in one channel."""
-    if status in OPEN_STATUSES:
-        busy = db.execute(
-            "SELECT 1 FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'playing')",
-            (channel_id,),
-        ).fetchall()
-        if busy:
-            raise ChannelBusy(channel_id)
-    cursor = db.execute(
+) -> tuple[str, tuple[Any, ...]]:
+    """The INSERT of a new table that returns its row. A second open table in one channel is
+    refused by the partial unique index game_tables_open_channel (see is_channel_busy)."""
+    return (
         "INSERT INTO game_tables (guild_id, channel_id, host_id, status, rules_json, message_id,"
-        " seats_json, meta_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " seats_json, meta_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        f" RETURNING {TABLE_COLUMNS}",
         (
             guild_id,
             channel_id,
@@ -254,22 +248,47 @@ def insert_table(
             now,
         ),
     )
-    table_id = cursor.lastrowid
-    assert table_id is not None
-    return table_id
 
 
-def update_table(db: sqlite3.Connection, table: TableRecord, now: float) -> None:
-    """Overwrite the stored table (seats included) with this record, in one statement.
+def is_channel_busy(error: Exception) -> bool:
+    """True when a driver error is the one-open-table-per-channel index refusing a table."""
+    text = str(error)
+    return "game_tables.channel_id" in text or "game_tables_open_channel" in text
 
-    Only an open table (lobby, playing) is updated: a closed one is never reopened by a late
-    save. Raises TableNotFound, or StoreError naming the table's status.
-    """
-    cursor = db.execute(
-        "UPDATE game_tables SET host_id = ?, status = ?, rules_json = ?, message_id = ?,"
-        " snapshot_json = ?, seats_json = ?, meta_json = ?, turn_deadline = ?, broken_reason = ?,"
-        " saves = saves + 1, updated_at = ? WHERE id = ? AND status IN ('lobby', 'playing')",
+
+_SAVE_COLUMNS = (
+    "table_id, host_id, status, rules_json, message_id, snapshot_json, seats_json, meta_json,"
+    " turn_deadline, broken_reason, updated_at, action, seat, user_id, payload_json"
+)
+_SAVE_RETURNING = {
+    # SQLite's INSERT into a view returns the values given; the trigger's work is read back.
+    "sqlite": "(SELECT last_action_id FROM game_tables WHERE id = table_id)",
+    # PostgreSQL returns the row as the INSTEAD OF trigger left it.
+    "postgresql": "action_id",
+}
+NOT_OPEN = "table is not open"
+"""The trigger's refusal of a save to a table that is not open (or does not exist)."""
+
+
+class NotOpen(StoreError):
+    """Inside a transaction: the save was refused; the store says why once it rolled back."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"table {table_id} is not open")
+        self.table_id = table_id
+
+
+def save_statement(
+    dialect: Dialect, table: TableRecord, action: Action | None, now: float
+) -> tuple[str, tuple[Any, ...]]:
+    """The one statement that saves the whole table and logs the action (migration 0004):
+    returns one row, the action's log id (None without an action)."""
+    payload = None if action is None else payload_to_json(action.payload)
+    return (
+        f"INSERT INTO table_saves ({_SAVE_COLUMNS}) VALUES"
+        f" (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_SAVE_RETURNING[dialect]}",
         (
+            table.id,
             table.host_id,
             str(table.status),
             table.rules_json,
@@ -280,77 +299,60 @@ def update_table(db: sqlite3.Connection, table: TableRecord, now: float) -> None
             table.turn_deadline,
             table.broken_reason,
             now,
-            table.id,
+            None if action is None else action.action,
+            None if action is None else action.seat,
+            None if action is None else action.user_id,
+            payload,
         ),
     )
-    if cursor.rowcount == 1:
-        return
-    rows = db.execute("SELECT status FROM game_tables WHERE id = ?", (table.id,)).fetchall()
+
+
+def payload_to_json(payload: Mapping[str, Any]) -> str:
+    """An action's payload as stored (TypeError for what JSON cannot hold)."""
+    return json.dumps(dict(payload), separators=(",", ":"))
+
+
+async def refusal(session: Session, table_id: int) -> StoreError:
+    """Why a save was refused: TableNotFound, or the status the table is in."""
+    rows = await session.fetch("SELECT status FROM game_tables WHERE id = ?", (table_id,))
     if not rows:
-        raise TableNotFound(table.id)
-    raise StoreError(f"table {table.id} is {rows[0][0]}; it can no longer be saved")
+        return TableNotFound(table_id)
+    return StoreError(f"table {table_id} is {rows[0][0]}; it can no longer be saved")
 
 
-def append_action(
-    db: sqlite3.Connection, table_id: int, action: Action, now: float
-) -> int:
+async def append_action(session: Session, table_id: int, action: Action, now: float) -> int:
     """Append one row to the action log; return its id."""
-    cursor = db.execute(
+    rows = await session.fetch(
         "INSERT INTO action_log (table_id, seat, user_id, action, payload_json, at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (
-            table_id,
-            action.seat,
-            action.user_id,
-            action.action,
-            json.dumps(dict(action.payload), separators=(",", ":")),
-            now,
-        ),
+        " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+        (table_id, action.seat, action.user_id, action.action, payload_to_json(action.payload),
+         now),
     )
-    action_id = cursor.lastrowid
-    assert action_id is not None
-    return action_id
+    return int(rows[0][0])
 
 
-def mark_broken(
-    db: sqlite3.Connection, table_id: int, reason: str, now: float
-) -> None:
-    """Set a table aside with the reason it cannot be resumed."""
-    cursor = db.execute(
-        "UPDATE game_tables SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?",
-        (reason, now, table_id),
-    )
-    if cursor.rowcount != 1:
-        raise TableNotFound(table_id)
+MARK_BROKEN = (
+    "UPDATE game_tables SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?"
+    " RETURNING id"
+)
+"""Set a table aside with the reason it cannot be resumed (no row back: no such table)."""
+
+GET_TABLE = f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE id = ?"
+
+OPEN_TABLES = (
+    f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE status IN ('lobby', 'playing') ORDER BY id"
+)
+"""The raw rows of every lobby and game in play, oldest first (parsed by the loader, so one
+unreadable row cannot stop the others)."""
 
 
-def get_table(db: sqlite3.Connection, table_id: int) -> TableRecord | None:
-    """One table by id, or None."""
-    rows = db.execute(
-        f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = ?", (table_id,)
-    ).fetchall()
-    return table_from_row(rows[0]) if rows else None
-
-
-def open_table_rows(db: sqlite3.Connection) -> list[Sequence[Any]]:
-    """The raw rows of every lobby and game in play, oldest first (parsed by the loader, so
-    one unreadable row cannot stop the others)."""
-    return db.execute(
-        f"SELECT {_TABLE_COLUMNS} FROM game_tables"
-        " WHERE status IN ('lobby', 'playing') ORDER BY id"
-    ).fetchall()
-
-
-
-def read_actions(
-    db: sqlite3.Connection, table_id: int, after_id: int = 0
-) -> list[LoggedAction]:
+async def read_actions(session: Session, table_id: int, after_id: int = 0) -> list[LoggedAction]:
     """The log of one table in the order it was written (after after_id, to page)."""
-    rows = db.execute(
+    rows = await session.fetch(
         "SELECT id, table_id, action, seat, user_id, payload_json, at FROM action_log"
         " WHERE table_id = ? AND id > ? ORDER BY id",
         (table_id, after_id),
-    ).fetchall()
+    )
     return [
         LoggedAction(
             id=row[0],
@@ -363,3 +365,8 @@ def read_actions(
         )
         for row in rows
     ]
+
+
+def first_row(rows: list[Row]) -> Row | None:
+    """The first row, or None."""
+    return rows[0] if rows else None

@@ -1,16 +1,69 @@
-"""Fixtures for the store tests: a fresh database per test and builders for rows."""
+"""Fixtures for the store tests: a fresh database per test, on each driver, and row builders.
+
+Tests that take `store` or `database` run twice: on a SQLite file and on a database of a
+throwaway PostgreSQL server (one server per test session, started from the PostgreSQL binaries
+on the machine; skipped, with the reason, where there are none). Tests that take `db_path` are
+about SQLite's file itself (WAL, pragmas, killed processes) and run on SQLite only.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+import sqlite3
+from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from data import FinishedGame, HandResultRow, Seat, SeatResult, Store, TableRecord
+from tests.pg_server import PostgresServer, find_binaries
 
 RULES_JSON = json.dumps({"name": "classic"})
+DRIVERS = ("sqlite", "postgresql")
+
+
+def integrity_errors() -> tuple[type[BaseException], ...]:
+    """What each driver raises when a constraint or trigger refuses a write."""
+    found: list[type[BaseException]] = [sqlite3.IntegrityError]
+    try:
+        import asyncpg
+    except ImportError:
+        pass
+    else:
+        found.append(asyncpg.IntegrityConstraintViolationError)
+    return tuple(found)
+
+
+INTEGRITY_ERRORS = integrity_errors()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One throwaway PostgreSQL server for the whole session (skip where none can start)."""
+    binaries, reason = find_binaries()
+    if binaries is None:
+        pytest.skip(f"PostgreSQL tests skipped: {reason}")
+    server = PostgresServer.start(fast=True)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=DRIVERS)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's store lives: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "nested" / "ohhell.sqlite3")
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return server.new_database()
+
+
+async def raw_write(store: Store, sql: str, *params: Any) -> None:
+    """One statement straight to the store's write path, as a damaged or forged row would be
+    written (`?` placeholders on both drivers)."""
+    await store._statement(sql, params)
 
 
 class FakeClock:
@@ -30,8 +83,8 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path, clock=FakeClock())
+async def store(database: str) -> AsyncIterator[Store]:
+    opened = await Store.open(database, clock=FakeClock())
     try:
         yield opened
     finally:
@@ -104,3 +157,12 @@ def result(
             )
         )
     return FinishedGame(preset="classic", rules_json=RULES_JSON, seats=seats, hands=tuple(rows))
+
+
+@pytest.fixture
+def second_database(database: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """A second, separate database on the same driver as `database`."""
+    if database.startswith("postgresql://"):
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        return server.new_database()
+    return str(tmp_path / "second.sqlite3")

@@ -13,7 +13,14 @@ from typing import Any
 import pytest
 
 from data import SchemaTooNew, Store, StoreError, connection
-from data.connection import Migration, latest_version, migrations, split_statements
+from data.connection import (
+    DIALECTS,
+    Migration,
+    latest_version,
+    migrations,
+    parse_address,
+    split_statements,
+)
 
 
 def version_rows(path: Path) -> list[tuple[int, str, float]]:
@@ -27,7 +34,26 @@ def digest(path: Path) -> str:
 
 async def writer_pragma(store: Store, name: str) -> Any:
     """A pragma as the store's own write connection has it."""
-    return await store._write(lambda db, now: db.execute(f"PRAGMA {name}").fetchone()[0])
+
+    async def read(session: Any) -> Any:
+        return (await session.fetch(f"PRAGMA {name}"))[0][0]
+
+    return await store._driver.exclusive(read)
+
+
+async def stored_versions(store: Store) -> list[tuple[int, str, float]]:
+    rows = await store._read("SELECT version, name, applied_at FROM schema_version ORDER BY 1")
+    return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
+async def table_names(store: Store) -> set[str]:
+    if store.dialect == "sqlite":
+        rows = await store._read("SELECT name FROM sqlite_master")
+    else:
+        rows = await store._read(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+        )
+    return {row[0] for row in rows}
 
 
 async def test_fresh_database_gets_latest_version_and_pragmas(db_path: Path) -> None:
@@ -39,6 +65,7 @@ async def test_fresh_database_gets_latest_version_and_pragmas(db_path: Path) -> 
         assert await writer_pragma(store, "foreign_keys") == 1
         assert await writer_pragma(store, "busy_timeout") > 0
         assert await writer_pragma(store, "synchronous") == 1  # NORMAL
+        assert await writer_pragma(store, "wal_autocheckpoint") == 0  # ours are off the write path
     finally:
         await store.close()
     assert [row[0] for row in version_rows(db_path)] == list(range(1, latest_version() + 1))
@@ -91,22 +118,75 @@ async def test_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
 
 
 async def test_failing_migration_is_rolled_back_whole(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
+    database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await (await Store.open(db_path)).close()
-    good = migrations()
+    await (await Store.open(database)).close()
+    dialect = parse_address(database).dialect
+    good = migrations(dialect)
     bad = Migration(
         len(good) + 1,
         "broken",
         "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n",
     )
-    monkeypatch.setattr(connection, "migrations", lambda: [*good, bad])
-    with pytest.raises(sqlite3.OperationalError):
-        await Store.open(db_path)
-    with sqlite3.connect(db_path) as db:
-        names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
-    assert "half_done" not in names
-    assert max(row[0] for row in version_rows(db_path)) == len(good)
+    monkeypatch.setattr(connection, "migrations", lambda dialect="sqlite": [*good, bad])
+    with pytest.raises(Exception, match="no_such_table"):
+        await Store.open(database)
+    monkeypatch.undo()
+    async with await Store.open(database) as store:
+        assert "half_done" not in await table_names(store)
+        assert [row[0] for row in await stored_versions(store)] == list(range(1, len(good) + 1))
+
+
+async def test_every_driver_gets_the_latest_version_once(database: str) -> None:
+    dialect = parse_address(database).dialect
+    async with await Store.open(database) as store:
+        assert await store.schema_version() == latest_version(dialect)
+        first = await stored_versions(store)
+    async with await Store.open(database) as store:  # re-opening applies nothing
+        assert await stored_versions(store) == first
+    assert [(v, n) for v, n, _ in first] == [(m.version, m.name) for m in migrations(dialect)]
+
+
+async def test_a_newer_schema_is_refused_on_every_driver(database: str) -> None:
+    async with await Store.open(database) as store:
+        newer = await store.schema_version() + 1
+        await store._statement(
+            "INSERT INTO schema_version (version, name, applied_at) VALUES (?, 'future', 0)",
+            (newer,),
+        )
+        before = await stored_versions(store)
+    with pytest.raises(SchemaTooNew) as caught:
+        await Store.open(database)
+    assert caught.value.found == newer and "upgrade" in str(caught.value)
+    shipped = connection.migrations
+    try:  # read it back with code that knows the newer version: nothing was touched
+        connection.migrations = lambda dialect="sqlite": [  # type: ignore[assignment]
+            *shipped(dialect), Migration(newer, "future", "SELECT 1;")
+        ]
+        async with await Store.open(database) as store:
+            assert await stored_versions(store) == before
+    finally:
+        connection.migrations = shipped  # type: ignore[assignment]
+
+
+def test_both_dialects_ship_the_same_migrations() -> None:
+    sqlite, postgresql = (migrations(dialect) for dialect in DIALECTS)
+    assert [(m.version, m.name) for m in sqlite] == [(m.version, m.name) for m in postgresql]
+
+
+def test_database_addresses() -> None:
+    assert parse_address("ohhell.sqlite3") == connection.DatabaseAddress(
+        "sqlite", path=Path("ohhell.sqlite3")
+    )
+    assert parse_address("sqlite:///data/x.sqlite3").path == Path("data/x.sqlite3")
+    assert parse_address("sqlite:////data/x.sqlite3").path == Path("/data/x.sqlite3")
+    pg = parse_address("postgresql://bot:secret@db:5432/ohhell")
+    assert pg.dialect == "postgresql" and pg.dsn == "postgresql://bot:secret@db:5432/ohhell"
+    assert "secret" not in str(pg)
+    assert parse_address("postgres://db/x").dialect == "postgresql"
+    for bad in ("mysql://db/x", "sqlite://x.sqlite3", "sqlite:///"):
+        with pytest.raises(ValueError, match="sqlite:///"):
+            parse_address(bad)
 
 
 def test_split_statements_keeps_triggers_whole() -> None:
@@ -122,9 +202,11 @@ def test_split_statements_keeps_triggers_whole() -> None:
 
 
 def test_shipped_migrations_are_numbered_without_gaps() -> None:
-    found = migrations()
-    assert [m.version for m in found] == list(range(1, len(found) + 1))
-    assert all(split_statements(m.sql) for m in found)
+    for dialect in DIALECTS:
+        found = migrations(dialect)
+        assert [m.version for m in found] == list(range(1, len(found) + 1))
+        assert all(m.sql.strip() for m in found)
+    assert all(split_statements(m.sql) for m in migrations("sqlite"))
 
 
 async def test_memory_database_is_refused() -> None:
@@ -165,7 +247,7 @@ async def test_upgrade_from_version_2_keeps_tables_loadable(
     from data import TableStatus
 
     shipped = migrations()
-    monkeypatch.setattr(connection, "migrations", lambda: shipped[:2])
+    monkeypatch.setattr(connection, "migrations", lambda dialect="sqlite": shipped[:2])
     await (await Store.open(db_path)).close()
     with sqlite3.connect(db_path) as db:  # rows as the version-2 code wrote them
         assert db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 2
@@ -186,7 +268,7 @@ async def test_upgrade_from_version_2_keeps_tables_loadable(
         columns = [row[1] for row in db.execute("PRAGMA table_info(game_tables)")]
     assert "meta_json" not in columns
 
-    monkeypatch.setattr(connection, "migrations", lambda: shipped)
+    monkeypatch.setattr(connection, "migrations", lambda dialect="sqlite": shipped)
     store = await Store.open(db_path)
     try:
         assert await store.schema_version() == latest_version() >= 3

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import sqlite3
 from dataclasses import replace
 
 import pytest
@@ -19,7 +18,7 @@ from data import (
     TableStatus,
 )
 
-from .conftest import new_table, result
+from .conftest import INTEGRITY_ERRORS, new_table, result
 
 _channels = itertools.count(10_000)
 
@@ -87,7 +86,7 @@ async def test_a_contradictory_result_stores_nothing(store: Store) -> None:
             await store.finish_game(table, bad)
     # A failure deep inside the transaction (after the table and game rows were written).
     nameless = replace(game, seats=(*game.seats[:2], replace(game.seats[2], name=None)))
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         await store.finish_game(table, nameless, Action("play"))
     stored = await store.get_table(table.id)
     assert stored is not None and stored.status is TableStatus.LOBBY and stored.saves == 0

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 
 from data import SORT_KEYS, FinishedGame, PlayerStats, Store, connection, results
 from data.connection import migrations, split_statements
+from data.driver import Session
 
-from .conftest import result
+from .conftest import raw_write, result
 from .test_results import finish
 
 
@@ -125,42 +124,43 @@ async def test_running_totals_match_the_definition_over_all_games(store: Store) 
     for _ in range(60):
         await finish(store, random_game(rng, range(1, 9)), guild_id=rng.choice([1, 2]))
     kept = [await board(store, 1), await board(store, 2)]
-    backfill = split_statements(migrations()[1].sql)[-1]
-    await store._write(lambda db, now: db.execute("DELETE FROM player_totals"))
-    await store._write(lambda db, now: db.execute(backfill))
+    backfill = split_statements(migrations(store._driver.dialect)[1].sql)[-1]
+    await raw_write(store, "DELETE FROM player_totals")
+    await raw_write(store, backfill)
     assert [await board(store, 1), await board(store, 2)] == kept
     assert sum(row.games for rows in kept for row in rows) > 60
 
 
 async def test_upgrading_a_version_1_database_backfills_the_totals(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database: str, second_database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rng = random.Random(9)
     games = [random_game(rng, range(1, 6)) for _ in range(25)]
 
-    native = await Store.open(tmp_path / "native.sqlite3")
+    native = await Store.open(second_database)
     for game in games:
         await finish(native, game)
     expected = await board(native, 1)
     await native.close()
 
-    path = tmp_path / "old.sqlite3"
-    first = migrations()[:1]
-    monkeypatch.setattr(connection, "migrations", lambda: first)
-    old = await Store.open(path)
+    shipped = connection.migrations
+    monkeypatch.setattr(connection, "migrations", lambda dialect="sqlite": shipped(dialect)[:1])
+    old = await Store.open(database)
     assert await old.schema_version() == 1
     for game in games:  # what version 1 of finish_game wrote
-        def body(db: sqlite3.Connection, now: float, game: FinishedGame = game) -> None:
-            results.insert_game(db, table_id=None, guild_id=1, channel_id=1, game=game, now=now)
-            results.rate_game(db, 1, game.seats, now)
+        async def body(session: Session, now: float, game: FinishedGame = game) -> None:
+            await results.insert_game(
+                session, table_id=None, guild_id=1, channel_id=1, game=game, now=now
+            )
+            await results.rate_game(session, 1, game.seats, now)
 
-        await old._write(body)
+        await old._transaction(body)
     await old.close()
     monkeypatch.undo()
 
-    upgraded = await Store.open(path)
+    upgraded = await Store.open(database)
     try:
-        assert await upgraded.schema_version() == len(migrations())
+        assert await upgraded.schema_version() == len(migrations(upgraded._driver.dialect))
         assert await board(upgraded, 1) == expected
     finally:
         await upgraded.close()

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import threading
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -23,7 +21,7 @@ from data import (
     TableStatus,
 )
 
-from .conftest import RULES_JSON, new_table
+from .conftest import INTEGRITY_ERRORS, RULES_JSON, new_table, raw_write
 
 
 async def test_create_table_returns_the_stored_lobby(store: Store) -> None:
@@ -96,8 +94,9 @@ async def test_action_log_reads_back_in_order_and_pages(store: Store) -> None:
 async def test_action_log_is_append_only(store: Store) -> None:
     table = await new_table(store)
     await store.save_table(table, Action("deal"))
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        await store._write(lambda db, now: db.execute("UPDATE action_log SET action = 'forged'"))
+    with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
+        await raw_write(store, "UPDATE action_log SET action = 'forged'")
+    assert [a.action for a in await store.actions(table.id)] == ["deal"]
 
 
 async def test_one_open_table_per_channel(store: Store) -> None:
@@ -204,12 +203,11 @@ async def test_damaged_tables_are_marked_broken_and_the_rest_load(store: Store) 
 async def test_unreadable_seats_mark_a_table_broken(store: Store) -> None:
     good = await new_table(store, channel_id=1)
     bad = await new_table(store, channel_id=2)
-    await store._write(
-        lambda db, now: db.execute(
-            "UPDATE game_tables SET seats_json = '[{\"name\": \"x\", \"wormhole\": 1}]'"
-            " WHERE id = ?",
-            (bad.id,),
-        )
+    await raw_write(
+        store,
+        "UPDATE game_tables SET seats_json = '[{\"name\": \"x\", \"wormhole\": 1}]'"
+        " WHERE id = ?",
+        bad.id,
     )
     loaded = await store.load_active_tables(validate=lambda table: None)
     assert [t.id for t in loaded.ok] == [good.id]
@@ -261,10 +259,8 @@ async def test_concurrent_writers_never_interleave(store: Store) -> None:
         while True:
             finished = writers_done.is_set()
             rows = await store._read(
-                lambda db: db.execute(
-                    "SELECT t.saves, (SELECT COUNT(*) FROM action_log a WHERE a.table_id = t.id)"
-                    " FROM game_tables t"
-                ).fetchall()
+                "SELECT t.saves, (SELECT COUNT(*) FROM action_log a WHERE a.table_id = t.id)"
+                " FROM game_tables t"
             )
             for saves, logged in rows:
                 assert saves == logged
@@ -307,18 +303,34 @@ async def test_a_cancelled_caller_cannot_leave_half_a_transaction(store: Store) 
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     # Writes that started run to the end; wait for the write queue to drain.
-    await store._write(lambda db, now: None)
+    await drained(store)
     stored = await store.get_table(table.id)
     assert stored is not None
     assert stored.saves == len(await store.actions(table.id))
 
 
-def hold_the_writer(store: Store) -> threading.Event:
-    """Keep the writer thread busy until the returned event is set, so that the writes requested
+async def drained(store: Store) -> None:
+    """Wait until every write requested before has ended (it queues behind them)."""
+    await store._driver.exclusive(_nothing)
+
+
+async def _nothing(session: object) -> None:
+    return None
+
+
+def hold_the_writer(store: Store) -> asyncio.Event:
+    """Keep the write path busy until the returned event is set, so that the writes requested
     meanwhile are all waiting in its queue at once."""
-    gate = threading.Event()
-    store._writer.submit(lambda db: gate.wait(30))  # 30 s: a hang guard, not a timing
+    gate = asyncio.Event()
+
+    async def hold(session: object) -> None:
+        await gate.wait()
+
+    _held.append(asyncio.ensure_future(store._driver.exclusive(hold)))
     return gate
+
+
+_held: list[asyncio.Future[None]] = []
 
 
 async def test_a_write_whose_caller_is_cancelled_still_commits(store: Store) -> None:
@@ -332,7 +344,7 @@ async def test_a_write_whose_caller_is_cancelled_still_commits(store: Store) -> 
     with pytest.raises(asyncio.CancelledError):
         await saving
     gate.set()
-    await store._write(lambda db, now: None)  # the queue has drained
+    await drained(store)
     stored = await store.get_table(table.id)
     assert stored is not None and stored.snapshot_json == '{"n": 1}' and stored.saves == 1
     assert [a.action for a in await store.actions(table.id)] == ["bid"]
@@ -342,17 +354,19 @@ async def test_a_failed_write_whose_caller_is_gone_is_logged(
     store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     table = await new_table(store)
+    await store.save_table(replace(table, status=TableStatus.CANCELLED), Action("cancel"))
     gate = hold_the_writer(store)
     saving = asyncio.create_task(
-        store.save_table(replace(table, snapshot_json="{}"), Action("bid", payload={"x": object()}))
+        store.save_table(replace(table, snapshot_json="{}"), Action("bid"))
     )
     await asyncio.sleep(0)
     saving.cancel()
     gate.set()
-    await store._write(lambda db, now: None)
-    assert "caller was cancelled" in caplog.text and "TypeError" in caplog.text
+    await drained(store)
+    assert "caller was cancelled" in caplog.text and "table is not open" in caplog.text
     stored = await store.get_table(table.id)
-    assert stored is not None and stored.saves == 0 and stored.snapshot_json is None
+    assert stored is not None and stored.saves == 1 and stored.snapshot_json is None
+    assert [a.action for a in await store.actions(table.id)] == ["cancel"]
 
 
 async def test_writes_land_in_the_order_they_were_requested(store: Store) -> None:
@@ -370,8 +384,8 @@ async def test_writes_land_in_the_order_they_were_requested(store: Store) -> Non
     assert [entry.id for entry in log] == ids
 
 
-async def test_close_waits_for_the_writes_requested_before_it(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_close_waits_for_the_writes_requested_before_it(database: str) -> None:
+    store = await Store.open(database)
     table = await new_table(store)
     gate = hold_the_writer(store)
     saves = [
@@ -386,14 +400,13 @@ async def test_close_waits_for_the_writes_requested_before_it(db_path: Path) -> 
     assert not closing.done()
     gate.set()
     await closing
-    with sqlite3.connect(db_path) as db:
-        logged = db.execute("SELECT action FROM action_log WHERE table_id = ?", (table.id,))
-        assert [row[0] for row in logged] == ["play"] * 5
+    async with await Store.open(database) as again:
+        assert [a.action for a in await again.actions(table.id)] == ["play"] * 5
     assert all(isinstance(action_id, int) for action_id in await asyncio.gather(*saves))
 
 
-async def test_a_closed_store_says_so(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_a_closed_store_says_so(database: str) -> None:
+    store = await Store.open(database)
     await store.close()
     await store.close()
     with pytest.raises(StoreError, match="closed"):
@@ -417,9 +430,53 @@ async def test_meta_is_saved_and_read_back_whole(store: Store) -> None:
     assert plain.meta == {}
 
 
-async def test_meta_must_be_a_json_object(store: Store, db_path: Path) -> None:
+async def test_meta_must_be_a_json_object(store: Store) -> None:
     table = await new_table(store)
     with pytest.raises(StoreError, match="mapping"):
         await store.save_table(replace(table, meta=[1, 2]))  # type: ignore[arg-type]
-    with sqlite3.connect(db_path) as db, pytest.raises(sqlite3.IntegrityError):
-        db.execute("UPDATE game_tables SET meta_json = '[1]' WHERE id = ?", (table.id,))
+    with pytest.raises(INTEGRITY_ERRORS):
+        await raw_write(store, "UPDATE game_tables SET meta_json = '[1]' WHERE id = ?", table.id)
+    assert (await store.get_table(table.id)) == table
+
+
+async def test_a_save_already_handed_to_sqlite_lands_when_its_caller_is_cancelled(
+    db_path: object,
+) -> None:
+    """SQLite's fast path: with nothing queued, a save goes straight onto aiosqlite's own queue.
+    Its caller cancelled while it waits there, it still commits, after the writes before it."""
+    store = await Store.open(str(db_path))
+    try:
+        table = await new_table(store)
+        gate = threading.Event()
+        writer = store._driver._writer.connection  # type: ignore[attr-defined]
+        await writer.create_function("hold", 0, lambda: gate.wait(30))  # 30 s: a hang guard
+        holding = asyncio.ensure_future(store._statement("SELECT hold()"))
+        await asyncio.sleep(0)  # the hold is in aiosqlite's queue, its thread is waiting
+        saving = asyncio.ensure_future(
+            store.save_table(replace(table, snapshot_json='{"n": 1}'), Action("bid", seat=0))
+        )
+        await asyncio.sleep(0)  # the save is queued behind the hold
+        saving.cancel()
+        gate.set()
+        with pytest.raises(asyncio.CancelledError):
+            await saving
+        await holding
+        stored = await store.get_table(table.id)
+        assert stored is not None and stored.snapshot_json == '{"n": 1}' and stored.saves == 1
+        assert [a.action for a in await store.actions(table.id)] == ["bid"]
+    finally:
+        await store.close()
+
+
+async def test_save_returns_the_id_of_the_action_it_logged(store: Store) -> None:
+    first = await new_table(store, channel_id=1)
+    second = await new_table(store, channel_id=2)
+    ids: dict[int, list[int | None]] = {first.id: [], second.id: []}
+    for table in (first, second, first, second):
+        ids[table.id].append(await store.save_table(table, Action("play", payload={"t": table.id})))
+        assert await store.save_table(table) is None
+    for table in (first, second):
+        log = await store.actions(table.id)
+        assert [entry.id for entry in log] == ids[table.id]
+        assert all(entry.payload == {"t": table.id} for entry in log)
+    assert ids[first.id][0] < ids[second.id][0] < ids[first.id][1] < ids[second.id][1]

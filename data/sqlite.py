@@ -1,0 +1,326 @@
+"""The SQLite driver: one file in WAL mode through aiosqlite.
+
+Three aiosqlite connections, each with its own thread: the writer, a read-only reader (WAL lets it
+read while the writer writes) and a checkpointer.
+
+- A save is one statement (an INSERT into the view table_saves, whose trigger updates the table
+  and appends the action; migration 0004), so it is one round trip to the writer's thread and
+  one wake-up of the event loop, and SQLite runs it as one transaction. When no multi-statement
+  transaction is running or waiting, such a statement goes straight onto aiosqlite's own queue,
+  which keeps the order; otherwise it waits its turn in the store's WriteQueue. Either way it is
+  queued before the caller first suspends, so it lands even if the caller is cancelled.
+- Transactions of several statements (finishing a game, opening a table with its first action)
+  hold the WriteQueue from BEGIN IMMEDIATE to COMMIT, in a task of their own.
+- Checkpoints stay off the write path: every CHECKPOINT_EVERY writes the checkpointer copies the
+  WAL back into the database (PASSIVE: the writer goes on meanwhile), and SQLite's own checkpoint
+  inside commits is off. The WAL's bound does not depend on that thread keeping up: when the WAL
+  file reaches WAL_VALVE_BYTES, the next write waits for a checkpoint run on the writer itself,
+  after which the WAL restarts from its beginning and is cut back to WAL_KEEP_BYTES. So the WAL
+  never grows past the valve by more than the writes already queued, however loaded the machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import aiosqlite
+
+from data import connection
+from data.connection import split_statements
+from data.driver import Dialect, Row, WriteQueue, run_to_end
+from data.errors import SchemaTooNew, StoreError
+
+T = TypeVar("T")
+
+_log = logging.getLogger(__name__)
+
+# WAL with synchronous=NORMAL: a commit is written to the WAL (the OS page cache) before it returns,
+# so it survives a crash or SIGKILL of the process, which is what the bot must survive (and what
+# tests/data/test_durability.py checks); only a power loss or kernel crash may roll back the last
+# few commits, never corrupt the file. FULL adds an fsync of the WAL per commit, for a guarantee
+# (power loss) the bot does not promise. Measured by `python bench/store.py` on the 2-core build
+# machine: NORMAL p50 0.1-0.4 ms per save, FULL p50 0.4-4 ms depending on disk load, and FULL's
+# throughput 40-80% lower when the disk is busy. Pass synchronous="FULL" to Store.open to choose it.
+Synchronous = Literal["NORMAL", "FULL"]
+DEFAULT_SYNCHRONOUS: Synchronous = "NORMAL"
+BUSY_TIMEOUT_MS = 5000
+
+CHECKPOINT_EVERY = 100
+"""Writes between two background checkpoints (a save adds about 3 pages)."""
+WAL_VALVE_BYTES = 8 * 1024 * 1024
+"""WAL file size at which the next write waits for a checkpoint on the writer (the bound)."""
+WAL_KEEP_BYTES = 2 * 1024 * 1024
+"""What a restarted WAL file is cut back to (journal_size_limit)."""
+
+
+def check_options(path: Path, synchronous: str) -> None:
+    """Refuse, before any thread starts or any file is touched, what open cannot open."""
+    if synchronous not in ("NORMAL", "FULL"):
+        raise ValueError(f"synchronous must be 'NORMAL' or 'FULL', not {synchronous!r}")
+    if str(path) == ":memory:" or str(path).startswith("file:"):
+        raise ValueError("the store needs a file path (use a temporary folder in tests)")
+
+
+class SqliteSession:
+    """Statements on one aiosqlite connection; each call is one round trip to its thread."""
+
+    dialect: Dialect = "sqlite"
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        """Wrap an open connection."""
+        self.connection = connection
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Run the statement to its end (a write commits, outside a transaction) and return its
+        rows, in one round trip."""
+        return list(await self.connection.execute_fetchall(sql, params))
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Run one statement."""
+        await self.connection.execute(sql, params)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement per row of parameters, in one round trip."""
+        await self.connection.executemany(sql, rows)
+
+
+def _connect(target: str, *, uri: bool = False) -> aiosqlite.Connection:
+    """An aiosqlite connection in autocommit mode (the store writes BEGIN/COMMIT itself), not
+    yet started. Its thread is made a daemon: a program that dies without closing the store
+    still exits (aiosqlite's threads would keep it alive), and SQLite treats that like a crash,
+    which the store is built to survive."""
+    connection = aiosqlite.connect(target, uri=uri, isolation_level=None)
+    connection._thread.daemon = True  # aiosqlite offers no option for it
+    return connection
+
+
+async def _schema_version(session: SqliteSession) -> int:
+    found = await session.fetch(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    )
+    if not found:
+        return 0
+    rows = await session.fetch("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+    return int(rows[0][0])
+
+
+async def apply_migrations(session: SqliteSession, label: str) -> int:
+    """Apply every pending migration, each in its own IMMEDIATE transaction; return the version.
+
+    The version is read again inside each transaction, so two processes opening the same file at
+    once do not apply a migration twice.
+    """
+    known = connection.migrations("sqlite")
+    for migration in known:
+        await session.execute("BEGIN IMMEDIATE")
+        try:
+            current = await _schema_version(session)
+            if current > len(known):
+                raise SchemaTooNew(label, current, len(known))
+            if current < migration.version:
+                for statement in split_statements(migration.sql):
+                    await session.execute(statement)
+                await session.execute(
+                    "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                    (migration.version, migration.name, time.time()),
+                )
+            await session.execute("COMMIT")
+        except BaseException:
+            await _rollback(session)
+            raise
+    return await _schema_version(session)
+
+
+async def _rollback(session: SqliteSession) -> None:
+    # No transaction may be open any more (BEGIN failed, or SQLite ended it): nothing to undo.
+    with contextlib.suppress(sqlite3.OperationalError):
+        await session.execute("ROLLBACK")
+
+
+class SqliteDriver:
+    """The store's SQLite file: see the module docstring."""
+
+    dialect: Dialect = "sqlite"
+
+    def __init__(
+        self,
+        path: Path,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection,
+        checkpointer: aiosqlite.Connection,
+    ) -> None:
+        """Use SqliteDriver.open."""
+        self.path = path
+        self._wal = Path(f"{path}-wal")
+        self._writer = SqliteSession(writer)
+        self._reader = SqliteSession(reader)
+        self._checkpointer = SqliteSession(checkpointer)
+        self._queue = WriteQueue()
+        self._writes_since_checkpoint = 0
+        self.checkpointing: asyncio.Future[list[Row]] | None = None
+        self._valve: asyncio.Future[None] | None = None
+
+    @classmethod
+    async def open(cls, path: Path, synchronous: Synchronous = DEFAULT_SYNCHRONOUS) -> SqliteDriver:
+        """Open (or create) the file: refuse a newer schema before touching it, then WAL,
+        pragmas, migrations; then the reader and the checkpointer."""
+        check_options(path, synchronous)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        opened: list[aiosqlite.Connection] = []
+        try:
+            writer = await _started(_connect(str(path)), opened)
+            session = SqliteSession(writer)
+            await session.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            known = len(connection.migrations("sqlite"))
+            try:
+                found = await _schema_version(session)
+            except sqlite3.DatabaseError as err:
+                raise StoreError(f"{path} is not a usable SQLite database: {err}") from err
+            if found > known:
+                raise SchemaTooNew(str(path), found, known)
+            await session.execute("PRAGMA journal_mode = WAL")
+            await session.execute(f"PRAGMA synchronous = {synchronous}")
+            await session.execute("PRAGMA foreign_keys = ON")
+            await session.execute("PRAGMA wal_autocheckpoint = 0")  # ours are off the write path
+            await session.execute(f"PRAGMA journal_size_limit = {WAL_KEEP_BYTES}")
+            await apply_migrations(session, str(path))
+            reader = await _started(
+                _connect(path.resolve().as_uri() + "?mode=ro", uri=True), opened
+            )
+            await SqliteSession(reader).execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            checkpointer = await _started(_connect(str(path)), opened)
+            await SqliteSession(checkpointer).execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        except BaseException:
+            # Close each in its thread and end the thread, before the caller's loop may close.
+            stopping = [c.stop() for c in opened]
+            await asyncio.shield(asyncio.gather(*(f for f in stopping if f is not None)))
+            raise
+        return cls(path, writer, reader, checkpointer)
+
+    # -- writes --------------------------------------------------------------------------------
+
+    async def statement(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """One statement, its own transaction, one round trip (see the module docstring)."""
+        if self._queue.idle:
+            done = self._writer.fetch(sql, params)
+        else:
+            done = self._queue.run(lambda: self._writer.fetch(sql, params))
+        try:
+            return await done
+        finally:
+            self._after_write()
+
+    async def transaction(self, body: Callable[[SqliteSession], Awaitable[T]]) -> T:
+        """body between BEGIN IMMEDIATE and COMMIT, alone on the writer, in a task of its own."""
+
+        async def job() -> T:
+            await self._writer.execute("BEGIN IMMEDIATE")
+            try:
+                value = await body(self._writer)
+                await self._writer.execute("COMMIT")
+            except BaseException:
+                await _rollback(self._writer)
+                raise
+            return value
+
+        try:
+            return await self._queue.run(job)
+        finally:
+            self._after_write()
+
+    async def exclusive(self, body: Callable[[SqliteSession], Awaitable[T]]) -> T:
+        """body alone on the writer, outside any transaction."""
+        return await self._queue.run(lambda: body(self._writer))
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    async def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """One read statement on the reader connection."""
+        return await self._reader.fetch(sql, params)
+
+    @property
+    def reader(self) -> SqliteSession:
+        """The read-only session."""
+        return self._reader
+
+    # -- the WAL -------------------------------------------------------------------------------
+
+    def _after_write(self) -> None:
+        """Start a background checkpoint every CHECKPOINT_EVERY writes; open the valve when the
+        WAL file reached WAL_VALVE_BYTES (a stat, a few microseconds)."""
+        self._writes_since_checkpoint += 1
+        if self._writes_since_checkpoint >= CHECKPOINT_EVERY and (
+            self.checkpointing is None or self.checkpointing.done()
+        ):
+            self._writes_since_checkpoint = 0
+            self.checkpointing = asyncio.ensure_future(self.checkpoint())
+            self.checkpointing.add_done_callback(_log_failure("WAL checkpoint"))
+        if self._valve is not None and not self._valve.done():
+            return
+        try:
+            size = self._wal.stat().st_size
+        except FileNotFoundError:
+            return
+        if size >= WAL_VALVE_BYTES:
+            self._valve = self._queue.submit(self._restart_wal)
+            self._valve.add_done_callback(_log_failure("WAL valve checkpoint"))
+
+    async def checkpoint(self) -> list[Row]:
+        """Copy the WAL back into the database without waiting for anyone (PASSIVE); returns
+        SQLite's [(busy, WAL pages, pages copied)]."""
+        return await self._checkpointer.fetch("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def _restart_wal(self) -> None:
+        """On the writer, between writes: wait for the background checkpoint, then checkpoint
+        everything and wait for readers to leave the WAL, so the next write starts it afresh."""
+        if self.checkpointing is not None:
+            await asyncio.wait([self.checkpointing])
+        await self._writer.fetch("PRAGMA wal_checkpoint(RESTART)")
+
+    # -- closing -------------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Finish the writes requested before, then close the three connections."""
+        await self._queue.drain()
+        if self.checkpointing is not None:
+            await asyncio.wait([self.checkpointing])
+        for session in (self._writer, self._reader, self._checkpointer):
+            await session.connection.close()
+
+
+async def _started(
+    connection: aiosqlite.Connection, opened: list[aiosqlite.Connection]
+) -> aiosqlite.Connection:
+    """Start the connection's thread and open it there; keep it in opened (to close on failure).
+    Started in a task of its own, so a cancelled caller cannot leave it half opened."""
+    opened.append(connection)
+    await run_to_end(asyncio.ensure_future(_await_connection(connection)))
+    return connection
+
+
+async def _await_connection(connection: aiosqlite.Connection) -> aiosqlite.Connection:
+    return await connection
+
+
+def _log_failure(what: str) -> Callable[[asyncio.Future[Any]], None]:
+    def log(future: asyncio.Future[Any]) -> None:
+        if not future.cancelled() and future.exception() is not None:
+            _log.error("%s failed", what, exc_info=future.exception())
+
+    return log
+
+
+def wal_size(path: Path) -> int:
+    """The WAL file's size in bytes (0 when there is none)."""
+    try:
+        return os.stat(f"{path}-wal").st_size
+    except FileNotFoundError:
+        return 0

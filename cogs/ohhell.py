@@ -262,9 +262,18 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         call: Callable[[], Awaitable[TableView]]
         done: str | Callable[[TableView], str]
         if action == "join":
-            def call() -> Awaitable[TableView]:
-                return svc.join(table_id, uid, self._name(interaction.user))
-            done = "You have a seat. Your cards will come by DM once the host deals."
+            dms_open = [True]
+
+            async def call() -> TableView:
+                view = await svc.join(table_id, uid, self._name(interaction.user))
+                # one answer: it says whether the cards come by DM (the notice rides with it)
+                dms_open[0] = await self.presenter.welcomed(table_id, uid)
+                return view
+
+            def done(view: TableView) -> str:
+                if dms_open[0]:
+                    return "You have a seat. Your cards will come by DM once the host deals."
+                return "You have a seat."
         elif action == "leave":
             def call() -> Awaitable[TableView]:
                 return svc.leave(table_id, uid)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -92,6 +93,7 @@ class DiscordPresenter:
         self._owed: set[tuple[int, int]] = set()  # (table, user) to tell about closed DMs
         self.nudges = Nudger(bot, clock, after=nudge_after, preference=preference,
                              dm_channel=self.delivery.dm_channel)
+        self._welcomes: dict[tuple[int, int], asyncio.Task[None]] = {}  # (table, user)
 
     # ---- the Presenter protocol ---------------------------------------------------------------
 
@@ -112,8 +114,27 @@ class DiscordPresenter:
             self._update_dms(ts, events, acting)
         for e in events:
             if isinstance(e, SeatsChanged) and e.reason == "join" and e.user_id is not None:
-                self.delivery.spawn(self.delivery.welcome(ts.view, e.user_id, acting))
+                key = (table.table_id, e.user_id)
+                task = self.delivery.spawn(self.delivery.welcome(ts.view, e.user_id, acting))
+                self._welcomes[key] = task
+                task.add_done_callback(functools.partial(self._welcomed, key))
         self.nudges.observe(table, events)
+
+    def _welcomed(self, key: tuple[int, int], task: asyncio.Task[None]) -> None:
+        if self._welcomes.get(key) is task:
+            del self._welcomes[key]
+
+    async def welcomed(self, table_id: int, user_id: int) -> bool:
+        """Wait for the welcome DM of someone who just joined; True when it went through.
+
+        The join's answer waits for it, so it says once and for all whether the cards will
+        come by DM (a welcome refused with 50007 owes them the notice, which that answer takes).
+        """
+        task = self._welcomes.get((table_id, user_id))
+        if task is not None:
+            await asyncio.shield(task)
+        ts = self._tables.get(table_id)
+        return not (ts is not None and user_id in ts.extras.dm_closed)
 
     # ---- what changed ---------------------------------------------------------------------
 
@@ -243,17 +264,21 @@ class DiscordPresenter:
             ts.extras.dm_closed.add(user_id)
             ts.dms.pop(user_id, None)
             self.delivery.update(ts.table, ts.view, None, None)
+        self._owed.add((table_id, user_id))
         if acting is not None and acting.user_id == user_id:  # their own click: tell them now
-            self.delivery.spawn(self._tell(acting))
-        else:
-            self._owed.add((table_id, user_id))
+            self.delivery.spawn(self._tell(acting, table_id))
 
-    async def _tell(self, acting: Acting) -> None:
+    async def _tell(self, acting: Acting, table_id: int) -> None:
+        """After the actor's answer: the notice, unless that answer carried it already."""
         await acting.responded.wait()
+        key = (table_id, acting.user_id)
+        if key not in self._owed:
+            return
+        self._owed.discard(key)
         try:
             await acting.interaction.followup.send(render.DM_CLOSED_NOTICE, ephemeral=True)
         except discord.HTTPException:
-            self._owed.add((acting.table_id or 0, acting.user_id))
+            self._owed.add(key)
 
     def take_notice(self, table_id: int, user_id: int) -> str | None:
         """A notice owed to this person (their DMs are closed), once."""

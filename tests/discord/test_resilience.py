@@ -34,9 +34,6 @@ async def test_closed_dms_the_player_is_told_and_plays_with_my_hand(h: Harness) 
     d = Driver(h, [alice, bob, carol], seed=5)
     await d.slash("ohhell start", alice, max_cards=2)
     calls = await d.slash("ohhell join", bob)
-    told = [c for c in calls if c.path == FOLLOWUP]
-    assert len(told) == 1 and told[0].audience == bob.id and told[0].json["flags"] & 64
-    assert told[0].json["content"] == DM_CLOSED_NOTICE
     assert len(dm_posts(h, bob.id)) == 1  # the one welcome DM that failed
     await d.slash("ohhell join", carol)
     await d.slash("ohhell deal", alice)
@@ -61,6 +58,31 @@ async def test_closed_dms_the_player_is_told_and_plays_with_my_hand(h: Harness) 
     assert d.view() is None
     assert len(dm_posts(h, bob.id)) == 1  # never tried again this game
     assert not watch.leaks, watch.leaks
+
+
+async def test_joining_with_closed_dms_gets_one_consistent_answer(h: Harness) -> None:
+    alice, bob, carol = h.member("alice"), h.member("bob"), h.member("carol")
+    h.fake.closed_dms.update({bob.id, carol.id})
+    d = Driver(h, [alice, bob, carol])
+    await d.slash("ohhell start", alice)
+    # by slash command: the answer itself says it, once; no followup contradicts it
+    calls = await d.slash("ohhell join", bob)
+    to_bob = [c for c in calls if c.audience == bob.id and c.via == "webhook"]
+    assert [c.path for c in to_bob] == [CALLBACK]
+    assert to_bob[0].body["content"] == f"You have a seat.\n\n{DM_CLOSED_NOTICE}"
+    assert "come by DM once" not in str(to_bob[0].json)
+    # by the Join button: the table message updates, and the one thing said to carol is it
+    calls = await d.send(h.click(d.view().message_id, "Join", carol))
+    said = [c for c in calls if c.audience == carol.id and c.via == "webhook"]
+    assert [c.json["content"] for c in said] == [DM_CLOSED_NOTICE]
+    assert said[0].json["flags"] & 64
+    update = [c for c in calls if c.path == CALLBACK]
+    assert update[0].json["type"] == 7 and f"<@{carol.id}>" in str(update[0].json)
+    # people whose DMs are open are told their cards come by DM
+    dave = h.member("dave")
+    (answer,) = [c for c in await d.slash("ohhell join", dave) if c.path == CALLBACK]
+    assert answer.body["content"] == ("You have a seat. Your cards will come by DM once the "
+                                      "host deals.")
 
 
 async def test_dms_failing_at_the_deal_tell_the_dealer_at_once(h: Harness) -> None:

@@ -58,9 +58,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engine import STANDARD_DECK, Bid, Card, Game, Move, Phase, Play, PlayerView, Rules, Suit
 from engine.ai import create_player
-from engine.ai.bits import indices
+from engine.ai.bits import indices, legal_mask, mask_of, trick_winner
 from engine.ai.knowledge import read_view
 from engine.ai.sample import Sampler
+from engine.scoring import hand_points
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its sibling, the arena
 from arena import deal_deck, percentile, run_deals
@@ -68,7 +69,7 @@ from arena import deal_deck, percentile, run_deals
 PLAYERS = 4
 HAND_SIZE = 7
 ISMCTS_TESTERS = ("ismcts", "ismcts-honest")
-TESTERS = (*ISMCTS_TESTERS, "hard", "medium", "easy", "simple")
+TESTERS = (*ISMCTS_TESTERS, "ismcts-fair", "ismcts-told", "hard", "medium", "easy", "simple")
 HONEST_WORLDS = 10
 """ismcts-honest: deals of the unseen cards drawn per decision, the simulations shared out."""
 OPPONENTS = ("easy", "medium", "simple")
@@ -128,6 +129,123 @@ class SimplePlayer:
 
         pick = max if need else min
         return Play(pick(view.legal_cards, key=strength))
+
+
+def parse_tester(tester: str) -> tuple[str, dict[str, int]]:
+    """A tester's level and hard options: `hard+pool=8+batch=16` is hard with those Settings."""
+    level, *pairs = tester.split("+")
+    options = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        options[name] = int(value)
+    return level, options
+
+
+class FlatISMCTS:
+    """IS-MCTS as OpenSpiel's bot runs it in oh_hell, in Python on our engine's bit sets.
+
+    OpenSpiel's ISMCTSBot keys every tree node on the acting player's information state, which
+    holds that player's own cards. An opponent's cards differ in every sampled world, so each
+    simulation meets a new opponent node right after the root's move and rolls out from there:
+    the search is UCB over the root's actions (the bot's uct_c on raw points, untried actions
+    first, ties at random), one uniformly random playout per simulation (random bids for the
+    seats still to bid, the dealer kept off the hook, then random legal cards), and the most
+    visited action is played. The world of each simulation is dealt afresh:
+    - `ismcts-fair`: from every card the seat has not seen (our sampler: played cards stay with
+      their players, shown voids respected): what the seat may know;
+    - `ismcts-told`: the opponents' true cards shuffled among them under the same constraints,
+      as OpenSpiel 2.0.2's resampler does (told which cards are in play), to check this port
+      against OpenSpiel's own figures.
+    """
+
+    def __init__(self, seed: int, simulations: int, uct_c: float, told: bool) -> None:
+        self.rng = random.Random(seed)
+        self.simulations = simulations
+        self.uct_c = uct_c
+        self.told = told
+
+    def choose_move(self, view: PlayerView, game: Game) -> Move:
+        knowledge = read_view(view)
+        if self.told:
+            # the unseen cards that are really in the other hands, and nothing else
+            in_play = 0
+            for seat in range(PLAYERS):
+                if seat != view.seat:
+                    in_play |= mask_of(game.hand_of(seat))
+            knowledge.unseen &= in_play
+            knowledge.out_count = 0
+        sampler = Sampler(knowledge)
+        bidding = view.phase is Phase.BIDDING
+        actions: list[Any] = list(view.legal_bids) if bidding else list(view.legal_cards)
+        visits = [0] * len(actions)
+        totals = [0.0] * len(actions)
+        rng = self.rng
+        for sim in range(self.simulations):
+            untried = [i for i, count in enumerate(visits) if count == 0]
+            if untried:
+                choice = rng.choice(untried)
+            else:
+                log_n = math.log(sim)
+                values = [
+                    totals[i] / visits[i] + self.uct_c * math.sqrt(log_n / visits[i])
+                    for i in range(len(actions))
+                ]
+                top = max(values)
+                choice = rng.choice([i for i, value in enumerate(values) if value == top])
+            hands, _stock = sampler.sample(rng)
+            points = _random_playout(view, knowledge, hands, actions[choice], rng)
+            visits[choice] += 1
+            totals[choice] += points
+        best = max(range(len(actions)), key=lambda i: (visits[i], -i))
+        return Bid(actions[best]) if bidding else Play(actions[best])
+
+
+def _random_playout(
+    view: PlayerView, k: Any, hands: list[int], first: Any, rng: random.Random
+) -> int:
+    """My points after `first` (a bid or a Card) and uniformly random moves to the hand's end."""
+    players = k.players
+    me = k.seat
+    trump = k.trump
+    tricks = k.tricks_in_hand
+    hands = hands[:]
+    bids = list(k.bids)
+    if view.phase is Phase.BIDDING:
+        bids[me] = first
+        order = [(view.dealer + 1 + i) % players for i in range(players)]
+        for seat in order:
+            if bids[seat] >= 0:
+                continue
+            options = list(range(tricks + 1))
+            if seat == view.dealer and view.rules.hook:
+                barred = tricks - sum(b for s, b in enumerate(bids) if s != seat)
+                if barred in options:
+                    options.remove(barred)
+            bids[seat] = rng.choice(options)
+        leader, trick, won, broken, forced = order[0], [], [0] * players, False, -1
+    else:
+        leader, trick, won = k.leader, list(k.trick), list(k.won)
+        broken, forced = k.broken, first.index
+    left = tricks - sum(won)
+    while left > 0:
+        while len(trick) < players:
+            seat = (leader + len(trick)) % players
+            if forced >= 0:
+                card, forced = forced, -1
+            else:
+                led = trick[0] // 13 if trick else -1
+                legal = indices(legal_mask(hands[seat], led, trump, k.must_trump,
+                                           k.after_broken, broken))
+                card = rng.choice(legal)
+            hands[seat] &= ~(1 << card)
+            trick.append(card)
+        winner = trick_winner(trick, leader, players, trump)
+        if trump >= 0 and any(card // 13 == trump for card in trick):
+            broken = True
+        won[winner] += 1
+        leader, trick = winner, []
+        left -= 1
+    return hand_points(view.rules, bids[me], won[me], tricks, view.blind)
 
 
 def opponent(level: str, seed: int) -> Any:
@@ -265,16 +383,22 @@ def play_replay(
     seats: list[Any] = [opponent(config.opponents, base + seat) for seat in range(PLAYERS)]
     mirror = None
     honest = tester == "ismcts-honest"
+    flat = None
     if tester in ISMCTS_TESTERS:
         mirror = Mirror(pyspiel, config, game, base + test_seat)
+    elif tester in ("ismcts-fair", "ismcts-told"):
+        flat = FlatISMCTS(base + test_seat, config.simulations, config.uct_c,
+                          told=tester == "ismcts-told")
     elif tester == "simple":
         seats[test_seat] = SimplePlayer()
     else:
+        level, options = parse_tester(tester)
         seats[test_seat] = create_player(
-            tester,
+            level,
             seed=base + test_seat,
             think_time=config.think_time,
             iterations=config.iterations,
+            **options,
         )
     times: list[float] = []
     bid_times: list[float] = []
@@ -286,6 +410,8 @@ def play_replay(
         started = time.perf_counter()
         if seat == test_seat and mirror is not None:
             action = mirror.decide_honest(game, seat) if honest else mirror.decide(game)
+        elif seat == test_seat and flat is not None:
+            action = flat.choose_move(game.view(seat), game)
         else:
             action = seats[seat].choose_move(game.view(seat))
         if seat == test_seat:
@@ -441,6 +567,25 @@ def report(header: str, testers: list[str], results: list[dict[str, Any]]) -> st
     return "\n".join(lines)
 
 
+def summarise(paths: list[str]) -> str:
+    """The report over one or more --log files; the deals all of them finished are paired."""
+    headers: list[str] = []
+    testers: list[str] = []
+    rows_by_deal: dict[int, list[dict[str, Any]]] = {}
+    finished: list[set[int]] = []
+    for path in paths:
+        with open(path) as handle:
+            lines = [json.loads(line) for line in handle if line.strip()]
+        headers.append(lines[0]["header"])
+        testers += [tester for tester in lines[0]["testers"] if tester not in testers]
+        finished.append({line["deal"] for line in lines[1:]})
+        for line in lines[1:]:
+            rows_by_deal.setdefault(line["deal"], []).extend(line["rows"])
+    common = set.intersection(*finished)
+    results = [{"deal": deal, "rows": rows_by_deal[deal]} for deal in sorted(common)]
+    return report("\n".join(headers), testers, results)
+
+
 def header_for(config: Config) -> str:
     return (
         f"anchor: testers {','.join(config.testers)}  opponents {config.opponents}  "
@@ -462,16 +607,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log", default=None, help="append one JSON line per finished deal")
-    parser.add_argument("--summarise", default=None, help="print the table from a --log file")
+    parser.add_argument(
+        "--summarise", default=None,
+        help="print the table from --log files (comma-separated: runs of the same deals and "
+        "seed by other testers are paired deal by deal)",
+    )
     args = parser.parse_args(argv)
     testers = [tester.strip() for tester in args.tester.split(",") if tester.strip()]
-    unknown = [tester for tester in testers if tester not in TESTERS]
+    unknown = [tester for tester in testers if parse_tester(tester)[0] not in TESTERS]
     if unknown:
         parser.error(f"unknown tester {unknown[0]!r}: choose from {', '.join(TESTERS)}")
     if args.summarise:
-        with open(args.summarise) as handle:
-            lines = [json.loads(line) for line in handle if line.strip()]
-        print(report(lines[0]["header"], lines[0]["testers"], lines[1:]))
+        print(summarise(args.summarise.split(",")))
         return
     config = Config(
         deals=args.deals,

@@ -18,17 +18,20 @@ For a bid: the same deals (the own hand is sampled too when the hand is blind), 
 as their kind would (the dealer around the hook), and the hand is simulated once per candidate
 bid; the bid with the best expected score wins.
 
-The budget is a wall-clock time (default 0.5 s), an iteration count (deals), or both; with only an
-iteration count the player is fully deterministic given its seed.
+The budget is a time (default 0.5 s of the deciding thread's CPU time, never more than 0.9 s on
+the wall clock), an iteration count (deals), or both; with only an iteration count the player is
+fully deterministic given its seed.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 
 from engine.ai.bits import FULL, mask_of
+from engine.ai.infer import Chain
 from engine.ai.knowledge import Knowledge, read_view
 from engine.ai.opponents import OpponentModel
 from engine.ai.players import MediumPlayer
@@ -55,6 +58,9 @@ from engine.view import PlayerView
 DEFAULT_THINK_TIME = 0.5
 MAX_DEALS = 5000
 
+Drawn = tuple[float, list[int], list[int], list[int]]
+"""A sampled deal: (weight, hands per seat, out-of-play cards in random order, kind per seat)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -77,22 +83,49 @@ class Settings:
     honest: int = 1
     joint: int = 1
     batch: int = 48
+    chain: int = 0
+    """Swaps proposed between deals drawn from the Markov chain over the hidden cards
+    (engine/ai/infer.py); 0 draws `pool` deals and keeps one by weight instead."""
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
         return tuple(field.name for field in fields(cls))
 
 
+WALL_FACTOR = 1.8
+"""A timed decision stops after `think_time` seconds of its own CPU time, or after this many
+times `think_time` on the wall clock, whichever comes first (0.9 s at the default)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """When a decision stops sampling: a wall-clock deadline, a number of deals, or both."""
+    """When a decision stops sampling: after `limit` deals, or once it has used `cpu` seconds
+    of its thread's CPU time or reached the `wall` clock (perf_counter), whichever is first.
 
-    deadline: float
+    Counting CPU time, a decision on a machine busy with other tables gets the deals it would
+    get on an idle one; the wall limit still bounds how long a person waits."""
+
     limit: int
+    cpu: float = math.inf
+    wall: float = math.inf
+
+    @classmethod
+    def timed(cls, think_time: float | None, limit: int) -> Budget:
+        if think_time is None:
+            return cls(limit)
+        return cls(
+            limit,
+            time.thread_time() + think_time,
+            time.perf_counter() + WALL_FACTOR * think_time,
+        )
 
     def more(self, deals: int) -> bool:
         """Whether another deal fits (at least two are always taken)."""
-        return deals < self.limit and (deals < 2 or time.perf_counter() < self.deadline)
+        if deals >= self.limit:
+            return False
+        return deals < 2 or (
+            time.thread_time() < self.cpu and time.perf_counter() < self.wall
+        )
 
 
 class HardPlayer(MediumPlayer):
@@ -131,15 +164,16 @@ class HardPlayer(MediumPlayer):
         made; the choice is the same either way."""
 
     def _budget(self) -> Budget:
-        deadline = math.inf
-        if self.think_time is not None:
-            deadline = time.perf_counter() + self.think_time
         limit = self.iterations if self.iterations is not None else MAX_DEALS
-        return Budget(deadline, limit)
+        return Budget.timed(self.think_time, limit)
 
-    def _draw(
-        self, sampler: Sampler, model: OpponentModel
-    ) -> tuple[float, list[int], list[int], list[int]]:
+    def _drawer(self, sampler: Sampler, model: OpponentModel) -> Callable[[], Drawn]:
+        """Where this decision's deals come from: the chain, or weighted picks from a pool."""
+        if self.settings.chain > 0 and model.informative:
+            return Chain(sampler, model, self.rng, self.settings.chain).draw
+        return lambda: self._draw(sampler, model)
+
+    def _draw(self, sampler: Sampler, model: OpponentModel) -> Drawn:
         """A weighted deal: `pool` deals are drawn and one is kept in proportion to its weight;
         it carries the pool's mean weight. Returns (weight, hands, out-of-play cards, kinds)."""
         rng = self.rng
@@ -212,8 +246,7 @@ class HardPlayer(MediumPlayer):
             candidates=candidates,
             table=table,
             bids=[b if b >= 0 else 0 for b in k.bids],
-            sampler=Sampler(k),
-            model=OpponentModel(view, k, self.settings.model > 0),
+            draw=self._drawer(Sampler(k), OpponentModel(view, k, self.settings.model > 0)),
             target=target,
         )
         settings = self.settings
@@ -240,7 +273,7 @@ class HardPlayer(MediumPlayer):
         mass = 0.0
         deals = 0
         while budget.more(deals):
-            weight, hands, _stock, kinds = self._draw(search.sampler, search.model)
+            weight, hands, _stock, kinds = search.draw()
             deals += 1
             if weight <= 0.0:
                 continue
@@ -281,11 +314,11 @@ class HardPlayer(MediumPlayer):
         timed = self.think_time is not None
         batch_size = max(1, self.settings.batch)
         batch = min(batch_size, 16) if timed else batch_size
-        started = time.perf_counter()
+        started = time.thread_time()
         while True:
             done = not budget.more(deals)
             if not done:
-                weight, hands, _stock, kinds = self._draw(search.sampler, search.model)
+                weight, hands, _stock, kinds = search.draw()
                 deals += 1
                 if weight > 0.0:
                     pending.append((SimState(search.setup, hands, search.bids, kinds), weight))
@@ -318,7 +351,7 @@ class HardPlayer(MediumPlayer):
                     break
                 if timed and self.think_time:
                     # a batch should take about a quarter of the budget at most
-                    per_deal = (time.perf_counter() - started) / deals
+                    per_deal = (time.thread_time() - started) / deals
                     batch = max(4, min(batch_size, int(0.25 * self.think_time / per_deal)))
             if done:
                 break
@@ -348,8 +381,9 @@ class HardPlayer(MediumPlayer):
         extra_possible = (
             rules.extra_card and me == dealer and not simultaneous and k.out_count >= players
         )
-        sampler = Sampler(k, sample_own=sample_own)
-        model = OpponentModel(view, k, self.settings.model > 0)
+        draw = self._drawer(
+            Sampler(k, sample_own=sample_own), OpponentModel(view, k, self.settings.model > 0)
+        )
         bust_take = TAKE_WHEN_BUST.get(rules.scoring, False)
         live = self._live(k)
         leader = (dealer + 1) % players
@@ -374,7 +408,7 @@ class HardPlayer(MediumPlayer):
         deals = 0
         trump = k.trump
         while budget.more(deals):
-            weight, hands, stock, kinds = self._draw(sampler, model)
+            weight, hands, stock, kinds = draw()
             deals += 1
             if weight <= 0.0:
                 continue
@@ -438,8 +472,8 @@ class CardSearch:
     table: list[int]
     """My score by tricks won, for the bid I made."""
     bids: list[int]
-    sampler: Sampler
-    model: OpponentModel
+    draw: Callable[[], Drawn]
+    """The next weighted deal: (weight, hands, out-of-play cards, kinds)."""
     totals: list[float] = field(default_factory=list)
     """Weighted score summed per candidate."""
     seen: list[float] = field(default_factory=list)

@@ -129,6 +129,31 @@ class OpponentModel:
                 pick -= chance
         return weight, kinds
 
+    def seat_likelihoods(self, seat: int, hand: int) -> tuple[float, float, float, float]:
+        """Per kind (KINDS order), prior times the likelihood of what `seat` did, if it now
+        holds `hand`; a seat not modelled (me) weighs 1 as the first kind."""
+        if seat not in self.events:
+            return 1.0, 0.0, 0.0, 0.0
+        full = hand | self.played_by[seat]
+        if not self.active:
+            bid = self.bids.get(seat)
+            if bid is None:
+                return 1.0, 0.0, 0.0, 0.0
+            diff = bid - self.estimator.estimate(full)
+            sigma = self.widen[seat]
+            return FLOOR + math.exp(-diff * diff / (2 * sigma * sigma)), 0.0, 0.0, 0.0
+        return self._likelihoods(seat, full)
+
+    @staticmethod
+    def draw_kind(likely: tuple[float, float, float, float], rng: random.Random) -> int:
+        """A kind drawn in proportion to `likely` (per kind, KINDS order)."""
+        pick = rng.random() * sum(likely)
+        for kind, chance in zip(KINDS, likely, strict=True):
+            if pick < chance:
+                return kind
+            pick -= chance
+        return KINDS[0]
+
     def _bid_weight_only(self, hands: list[int]) -> float:
         weight = 1.0
         estimate = self.estimator.estimate

@@ -1,0 +1,137 @@
+"""Deals drawn where the opponent model puts its weight: a Markov chain over the hidden cards.
+
+Drawing deals uniformly and weighting them wastes the search late in a hand: after a few tricks
+against players whose bids and plays are telling, a few percent of uniform deals carry nearly all
+the weight. The chain starts from a deal consistent with everything seen and moves by swapping
+two hidden cards between holders (two opponents, or an opponent and the cards out of play) where
+both may hold them (no shown void broken); a swap is kept with probability min(1, L'/L), L the
+model's likelihood of the opponents' bids and plays given their hands. The swap is symmetric, so
+the chain's deals come to follow the model's posterior, and each is searched with weight 1.
+Only the two seats a swap touches are re-scored.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.ai.bits import indices
+from engine.ai.opponents import OpponentModel
+from engine.ai.sample import Sampler
+from engine.ai.sim import MEDIUM
+
+STOCK = -1
+
+
+class Chain:
+    """A walk over the deals consistent with one seat's knowledge, following the model."""
+
+    __slots__ = (
+        "cards",
+        "hands",
+        "holder",
+        "likely",
+        "model",
+        "played_by",
+        "rng",
+        "sampler",
+        "steps",
+        "stock",
+        "void_suits",
+        "weights",
+    )
+
+    def __init__(
+        self, sampler: Sampler, model: OpponentModel, rng: random.Random, steps: int,
+        start_pool: int = 8,
+    ) -> None:
+        self.sampler = sampler
+        self.model = model
+        self.rng = rng
+        self.steps = steps
+        self.played_by = model.played_by
+        self.void_suits = {seat: sampler.voids[i] for i, seat in enumerate(sampler.seats)}
+        self.void_suits[STOCK] = 0
+        # start from the likeliest of a few consistent deals
+        best: tuple[float, list[int], list[int]] | None = None
+        for _ in range(max(1, start_pool)):
+            hands, stock = sampler.sample(rng)
+            weight = 1.0
+            for seat in sampler.seats:
+                weight *= self._seat_weight(seat, hands[seat])
+            if best is None or weight > best[0]:
+                best = (weight, hands, stock)
+        assert best is not None
+        _, hands, stock = best
+        self.hands = hands[:]
+        self.stock = list(stock)
+        self.likely = {seat: model.seat_likelihoods(seat, hands[seat]) for seat in sampler.seats}
+        self.weights = {seat: sum(likely) for seat, likely in self.likely.items()}
+        self.cards: list[int] = []
+        self.holder: list[int] = []
+        for seat in sampler.seats:
+            for card in indices(hands[seat] & ~sampler.base[seat]):
+                self.cards.append(card)
+                self.holder.append(seat)
+        for card in stock:
+            self.cards.append(card)
+            self.holder.append(STOCK)
+
+    def _seat_weight(self, seat: int, hand: int) -> float:
+        return sum(self.model.seat_likelihoods(seat, hand))
+
+    def draw(self) -> tuple[float, list[int], list[int], list[int]]:
+        """(1.0, hands, out-of-play cards in random order, a kind per seat) after `steps`
+        proposed swaps."""
+        rng = self.rng
+        cards = self.cards
+        holder = self.holder
+        hands = self.hands
+        weights = self.weights
+        voids = self.void_suits
+        count = len(cards)
+        randrange = rng.randrange
+        draw = rng.random
+        likely = self.likely
+        likelihoods = self.model.seat_likelihoods
+        if count >= 2:
+            for _ in range(self.steps):
+                i = randrange(count)
+                j = randrange(count)
+                a, b = holder[i], holder[j]
+                if a == b:
+                    continue
+                ci, cj = cards[i], cards[j]
+                if voids[a] >> (cj // 13) & 1 or voids[b] >> (ci // 13) & 1:
+                    continue
+                swap = (1 << ci) | (1 << cj)
+                new_a = hands[a] ^ swap if a != STOCK else 0
+                new_b = hands[b] ^ swap if b != STOCK else 0
+                old = 1.0
+                new = 1.0
+                if a != STOCK:
+                    la = likelihoods(a, new_a)
+                    wa = la[0] + la[1] + la[2] + la[3]
+                    old *= weights[a]
+                    new *= wa
+                if b != STOCK:
+                    lb = likelihoods(b, new_b)
+                    wb = lb[0] + lb[1] + lb[2] + lb[3]
+                    old *= weights[b]
+                    new *= wb
+                if new < old and draw() * old >= new:
+                    continue
+                if a != STOCK:
+                    hands[a] = new_a
+                    weights[a] = wa
+                    likely[a] = la
+                if b != STOCK:
+                    hands[b] = new_b
+                    weights[b] = wb
+                    likely[b] = lb
+                holder[i], holder[j] = b, a
+        stock = [card for card, where in zip(cards, holder, strict=True) if where == STOCK]
+        rng.shuffle(stock)
+        kinds = [MEDIUM] * len(hands)
+        for seat, seat_likely in likely.items():
+            kinds[seat] = self.model.draw_kind(seat_likely, rng)
+        return 1.0, hands[:], stock, kinds

@@ -1,0 +1,36 @@
+"""The hard player's budget: deals, its own CPU time, and a wall-clock cap."""
+
+from __future__ import annotations
+
+import math
+import time
+
+from engine.ai.hard import WALL_FACTOR, Budget
+
+
+def test_an_iteration_budget_stops_at_its_count() -> None:
+    budget = Budget(limit=5)
+    assert [budget.more(deals) for deals in range(7)] == [True] * 5 + [False] * 2
+
+
+def test_a_spent_cpu_allowance_stops_after_the_two_deals_every_decision_takes() -> None:
+    budget = Budget(limit=100, cpu=time.thread_time() - 1.0)
+    assert budget.more(0) and budget.more(1)
+    assert not budget.more(2)
+
+
+def test_the_wall_clock_caps_a_decision_whose_cpu_allowance_is_not_spent() -> None:
+    """On a busy machine the CPU allowance lasts longer than the wall clock allows."""
+    budget = Budget(limit=100, cpu=math.inf, wall=time.perf_counter() - 1.0)
+    assert budget.more(1)
+    assert not budget.more(2)
+
+
+def test_a_timed_budget_gives_the_wall_clock_more_room_than_the_cpu() -> None:
+    wall_before, cpu_before = time.perf_counter(), time.thread_time()
+    budget = Budget.timed(0.5, limit=100)
+    wall_after, cpu_after = time.perf_counter(), time.thread_time()
+    assert cpu_before + 0.5 <= budget.cpu <= cpu_after + 0.5
+    assert wall_before + WALL_FACTOR * 0.5 <= budget.wall <= wall_after + WALL_FACTOR * 0.5
+    assert WALL_FACTOR > 1
+    assert Budget.timed(None, limit=7) == Budget(limit=7)

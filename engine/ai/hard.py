@@ -84,6 +84,9 @@ class Settings:
     joint: int = 1
     batch: int = 48
     chain: int = 0
+    exact_bids: int = 0
+    """1: the model expects each kind's bid to be the legal bid nearest its count, as our
+    players and simple rule-based ones bid (0: a bell around the count)."""
     """Swaps proposed between deals drawn from the Markov chain over the hidden cards
     (engine/ai/infer.py); 0 draws `pool` deals and keeps one by weight instead."""
 
@@ -200,6 +203,10 @@ class HardPlayer(MediumPlayer):
             pick -= entry[0]
         return total / pool, chosen[1], chosen[2], chosen[3]
 
+    def _model(self, view: PlayerView, k: Knowledge) -> OpponentModel:
+        settings = self.settings
+        return OpponentModel(view, k, settings.model > 0, settings.exact_bids > 0)
+
     def _live(self, k: Knowledge) -> int:
         return FULL & ~k.played & ~k.turned if self.settings.honest else -1
 
@@ -246,7 +253,7 @@ class HardPlayer(MediumPlayer):
             candidates=candidates,
             table=table,
             bids=[b if b >= 0 else 0 for b in k.bids],
-            draw=self._drawer(Sampler(k), OpponentModel(view, k, self.settings.model > 0)),
+            draw=self._drawer(Sampler(k), self._model(view, k)),
             target=target,
         )
         settings = self.settings
@@ -381,9 +388,7 @@ class HardPlayer(MediumPlayer):
         extra_possible = (
             rules.extra_card and me == dealer and not simultaneous and k.out_count >= players
         )
-        draw = self._drawer(
-            Sampler(k, sample_own=sample_own), OpponentModel(view, k, self.settings.model > 0)
-        )
+        draw = self._drawer(Sampler(k, sample_own=sample_own), self._model(view, k))
         bust_take = TAKE_WHEN_BUST.get(rules.scoring, False)
         live = self._live(k)
         leader = (dealer + 1) % players

@@ -21,6 +21,7 @@ from engine.ai.policy import (
     easy_card,
     easy_count,
     greedy_card,
+    nearest_bid,
 )
 from engine.ai.sim import EASY, GREEDY, MEDIUM
 from engine.moves import Phase
@@ -37,6 +38,10 @@ DEALER_WIDEN = 1.6
 """The dealer's bid under the hook is less telling: its spread is widened by this."""
 FLOOR = 0.02
 """A bid far from a kind's count still keeps this much likelihood (nobody is a machine)."""
+BID_MISS = 0.1
+MEDIUM_BID_MISS = 0.2
+"""With exact bids: the chance a player of the easy or greedy kind (of the medium kind) bids
+other than the legal bid nearest its count (its estimate), as those players do."""
 
 
 class OpponentModel:
@@ -49,7 +54,9 @@ class OpponentModel:
     legal cards).
     """
 
-    def __init__(self, view: PlayerView, k: Knowledge, enabled: bool) -> None:
+    def __init__(
+        self, view: PlayerView, k: Knowledge, enabled: bool, exact_bids: bool = False
+    ) -> None:
         players = k.players
         self.enabled = enabled
         self.players = players
@@ -70,6 +77,21 @@ class OpponentModel:
         self.widen = {
             s: (DEALER_WIDEN if hook and s == view.dealer else 1.0) for s in self.opponents
         }
+        self.exact_bids = exact_bids
+        # The bids each opponent could make when it bid: every count, less the dealer's barred
+        # one under the hook.
+        self.bid_options: dict[int, list[int]] = {}
+        for seat in self.bids:
+            options = list(range(view.tricks_in_hand + 1))
+            if hook and seat == view.dealer and not (
+                view.rules.extra_card and k.out_count >= players
+            ):
+                barred = view.tricks_in_hand - sum(
+                    max(0, bid) for other, bid in enumerate(k.bids) if other != seat
+                )
+                if barred in options and len(options) > 1:
+                    options.remove(barred)
+            self.bid_options[seat] = options
         # Every opponent play: (card, led suit, best card before, last?, need, tricks left,
         # trumps broken, every card played before it).
         self.events: dict[int, list[tuple[int, int, int, bool, int, int, bool, int]]] = {
@@ -167,7 +189,20 @@ class OpponentModel:
         """Prior times likelihood of the seat's bid and plays, per kind (in KINDS order)."""
         medium, easy, greedy, other = KIND_PRIOR
         bid = self.bids.get(seat)
-        if bid is not None:
+        if bid is not None and self.exact_bids:
+            choices = self.bid_options[seat]
+            estimate = self.estimator.estimate(hand)
+            count = easy_count(hand, self.trump)
+            spread = max(1, len(choices) - 1)
+            medium *= (1 - MEDIUM_BID_MISS) if nearest_bid(estimate, choices) == bid else (
+                MEDIUM_BID_MISS / spread
+            )
+            by_count = nearest_bid(count, choices) == bid
+            easy *= (1 - BID_MISS) if by_count else BID_MISS / spread
+            greedy *= (1 - BID_MISS) if by_count else BID_MISS / spread
+            sigma = BID_SIGMA[3] * self.widen[seat]
+            other *= FLOOR + math.exp(-((bid - estimate) ** 2) / (2 * sigma * sigma))
+        elif bid is not None:
             widen = self.widen[seat]
             estimate = self.estimator.estimate(hand)
             counted = float(easy_count(hand, self.trump))

@@ -22,7 +22,7 @@ facade with the single write path), worker (the thread that owns a connection an
 transaction whole, so a save wakes the event loop once), errors.
 """
 
-from data.errors import ChannelBusy, SchemaTooNew, StoreError, TableNotFound
+from data.errors import ChannelBusy, SchemaTooNew, StoreError, TableNotFound, TableTakenOver
 from data.results import FinishedGame, HandResultRow, RatingChange, SeatResult
 from data.settings import GuildSettings
 from data.stats import SORT_KEYS, PlayerStats
@@ -58,4 +58,5 @@ __all__ = [
     "TableNotFound",
     "TableRecord",
     "TableStatus",
+    "TableTakenOver",
 ]

@@ -34,3 +34,12 @@ class ChannelBusy(StoreError):
     def __init__(self, channel_id: int) -> None:
         super().__init__(f"channel {channel_id} already has an open table")
         self.channel_id = channel_id
+
+
+class TableTakenOver(StoreError):
+    """Another process drives this table now (its lease on it expired and it was taken over);
+    this process must stop driving it. Nothing was written."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"table {table_id} is driven by another process now")
+        self.table_id = table_id

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from data import results, settings, stats, tables
 from data.connection import DatabaseAddress, parse_address
 from data.driver import Driver, Session
-from data.errors import ChannelBusy, StoreError, TableNotFound
+from data.errors import ChannelBusy, StoreError, TableNotFound, TableTakenOver
 from data.results import RATING_MODEL, FinishedGame, RatingChange
 from data.settings import GuildSettings
 from data.sqlite import DEFAULT_SYNCHRONOUS, SqliteDriver, Synchronous
@@ -98,11 +98,16 @@ class Store:
     """
 
     def __init__(
-        self, address: DatabaseAddress, driver: Driver, clock: Callable[[], float]
+        self,
+        address: DatabaseAddress,
+        driver: Driver,
+        clock: Callable[[], float],
+        owner: str | None = None,
     ) -> None:
         """Use Store.open."""
         self.address = address
         self.path = address.path
+        self.owner = owner
         self._driver = driver
         self._clock = clock
         self._closing: asyncio.Future[Any] | None = None
@@ -116,6 +121,7 @@ class Store:
         *,
         synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
         clock: Callable[[], float] = time.time,
+        owner: str | None = None,
     ) -> Store:
         """Open (or create) the database and apply its migrations.
 
@@ -123,11 +129,13 @@ class Store:
         StoreError), leaving the database untouched, when it was written by newer code;
         StoreError when a file is not a SQLite database. synchronous: "NORMAL" (default) or
         "FULL", how hard a commit waits for the disk (see data/sqlite.py and data/postgres.py).
-        clock gives the unix time stamped on rows (tests pass a fake one).
+        clock gives the unix time stamped on rows and leases (tests pass a fake one). owner
+        names this process when several share the database (see claim_tables): the tables it
+        creates are its own, and its saves are refused on tables another process drives.
         """
         address = parse_address(target if isinstance(target, str) else Path(target))
         driver = await open_driver(address, synchronous)
-        return cls(address, driver, clock)
+        return cls(address, driver, clock, owner)
 
     async def close(self) -> None:
         """Wait for the writes requested before, then close the connections.
@@ -218,6 +226,7 @@ class Store:
             status=status,
             now=self._clock(),
             meta=meta,
+            owner=self.owner,
         )
         if action is not None:
             tables.payload_to_json(action.payload)  # refuse what JSON cannot hold before writing
@@ -248,10 +257,14 @@ class Store:
         stored table is no longer open (finished, cancelled or broken): a closed table is never
         reopened by a late save.
         """
-        sql, params = tables.save_statement(self._driver.dialect, table, action, self._clock())
+        sql, params = tables.save_statement(
+            self._driver.dialect, table, action, self._clock(), self.owner
+        )
         try:
             rows = await self._statement(sql, params)
         except Exception as err:
+            if tables.TAKEN_OVER in str(err):
+                raise TableTakenOver(table.id) from None
             if tables.NOT_OPEN in str(err):
                 raise await self._reading(lambda s: tables.refusal(s, table.id)) from None
             raise
@@ -271,8 +284,13 @@ class Store:
         broken with the reason and returned in .broken; the others come back in .ok. One bad
         table never stops the rest. An ImportError is not a damaged table: it propagates.
         """
+        return await self._load(await self._read(tables.OPEN_TABLES), validate)
+
+    async def _load(
+        self, rows: Sequence[Sequence[Any]], validate: Validator | None
+    ) -> LoadedTables:
+        """Parse and check open tables' rows; mark the ones that fail broken."""
         check = validate if validate is not None else tables.engine_validator
-        rows = await self._read(tables.OPEN_TABLES)
         ok: list[TableRecord] = []
         broken: list[BrokenTable] = []
         for row in rows:
@@ -301,6 +319,57 @@ class Store:
         """A table's action log in the order it was written (empty for an unknown table)."""
         return await self._reading(lambda s: tables.read_actions(s, table_id, after_id))
 
+    # -- several processes on one database (PostgreSQL) ---------------------------------------
+
+    def _need_owner(self) -> str:
+        if self.owner is None:
+            raise StoreError("this store was opened without an owner (Store.open(..., owner=))")
+        return self.owner
+
+    async def renew_lease(self, shard_ids: Sequence[int]) -> None:
+        """Say this process (the store's owner) is alive and drives these shards of its own.
+        Other processes take its tables over only once it stopped renewing for a lease."""
+        await self._statement(
+            "INSERT INTO processes (owner, shards, renewed_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (owner) DO UPDATE SET shards = excluded.shards,"
+            " renewed_at = excluded.renewed_at",
+            (self._need_owner(), ",".join(str(s) for s in shard_ids), self._clock()),
+        )
+
+    async def claim_tables(
+        self,
+        shard_count: int,
+        shard_ids: Sequence[int],
+        lease_seconds: float,
+        takeover_ids: Sequence[int] = (),
+        validate: Validator | None = None,
+    ) -> LoadedTables:
+        """Make this process the driver of the open tables it may drive, and load them (as
+        load_active_tables: damaged ones are marked broken and returned apart).
+
+        A table belongs to the shard of its guild ((guild_id >> 22) % shard_count, Discord's
+        rule). Claimed: tables of shard_ids that nobody drives, this process drives already, or
+        whose driver has not renewed its lease for lease_seconds (it died); and the same of
+        takeover_ids, while no live process has that shard as its own. One statement, so two
+        processes claiming at once never both get a table.
+        """
+        owner = self._need_owner()
+        sql, params = tables.claim_statement(
+            owner, shard_count, shard_ids, takeover_ids, self._clock() - lease_seconds
+        )
+        claimed = {int(row[0]) for row in await self._statement(sql, params)}
+        rows = await self._read(tables.OWNED_TABLES, (owner,))
+        return await self._load([row for row in rows if int(row[0]) in claimed], validate)
+
+    async def release_lease(self) -> None:
+        """Give this process's lease up (a clean shutdown): its tables may be taken over now."""
+        await self._statement("DELETE FROM processes WHERE owner = ?", (self._need_owner(),))
+
+    async def table_owner(self, table_id: int) -> str | None:
+        """The process driving a table (None: whoever resumes it)."""
+        rows = await self._read("SELECT owner FROM game_tables WHERE id = ?", (table_id,))
+        return None if not rows else rows[0][0]
+
     # -- finished games ------------------------------------------------------------------------
 
     async def finish_game(
@@ -319,10 +388,12 @@ class Store:
         dialect = self._driver.dialect
 
         async def body(session: Session, now: float) -> RecordedGame:
-            sql, params = tables.save_statement(dialect, finished, action, now)
+            sql, params = tables.save_statement(dialect, finished, action, now, self.owner)
             try:
                 await session.fetch(sql, params)
             except Exception as err:
+                if tables.TAKEN_OVER in str(err):
+                    raise TableTakenOver(table.id) from err
                 if tables.NOT_OPEN in str(err):
                     raise tables.NotOpen(table.id) from err
                 raise

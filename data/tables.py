@@ -228,13 +228,15 @@ def insert_table(
     status: TableStatus,
     now: float,
     meta: Mapping[str, Any] | None = None,
+    owner: str | None = None,
 ) -> tuple[str, tuple[Any, ...]]:
     """The INSERT of a new table that returns its row. A second open table in one channel is
-    refused by the partial unique index game_tables_open_channel (see is_channel_busy)."""
+    refused by the partial unique index game_tables_open_channel (see is_channel_busy). owner:
+    the process that drives it (None: whoever resumes it)."""
     return (
         "INSERT INTO game_tables (guild_id, channel_id, host_id, status, rules_json, message_id,"
-        " seats_json, meta_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        f" RETURNING {TABLE_COLUMNS}",
+        " seats_json, meta_json, created_at, updated_at, owner)"
+        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {TABLE_COLUMNS}",
         (
             guild_id,
             channel_id,
@@ -246,6 +248,7 @@ def insert_table(
             meta_to_json(meta if meta is not None else {}),
             now,
             now,
+            owner,
         ),
     )
 
@@ -258,7 +261,7 @@ def is_channel_busy(error: Exception) -> bool:
 
 _SAVE_COLUMNS = (
     "table_id, host_id, status, rules_json, message_id, snapshot_json, seats_json, meta_json,"
-    " turn_deadline, broken_reason, updated_at, action, seat, user_id, payload_json"
+    " turn_deadline, broken_reason, updated_at, action, seat, user_id, payload_json, owner"
 )
 _SAVE_RETURNING = {
     # SQLite's INSERT into a view returns the values given; the trigger's work is read back.
@@ -268,6 +271,8 @@ _SAVE_RETURNING = {
 }
 NOT_OPEN = "table is not open"
 """The trigger's refusal of a save to a table that is not open (or does not exist)."""
+TAKEN_OVER = "table is driven by another process"
+"""The trigger's refusal of a save from a process that does not own the table."""
 
 
 class NotOpen(StoreError):
@@ -279,14 +284,19 @@ class NotOpen(StoreError):
 
 
 def save_statement(
-    dialect: Dialect, table: TableRecord, action: Action | None, now: float
+    dialect: Dialect,
+    table: TableRecord,
+    action: Action | None,
+    now: float,
+    owner: str | None = None,
 ) -> tuple[str, tuple[Any, ...]]:
-    """The one statement that saves the whole table and logs the action (migration 0004):
-    returns one row, the action's log id (None without an action)."""
+    """The one statement that saves the whole table and logs the action (migrations 0004 and
+    0005): returns one row, the action's log id (None without an action). owner: the process
+    saving (refused unless it owns the table, or nobody does)."""
     payload = None if action is None else payload_to_json(action.payload)
     return (
         f"INSERT INTO table_saves ({_SAVE_COLUMNS}) VALUES"
-        f" (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_SAVE_RETURNING[dialect]}",
+        f" (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_SAVE_RETURNING[dialect]}",
         (
             table.id,
             table.host_id,
@@ -303,6 +313,7 @@ def save_statement(
             None if action is None else action.seat,
             None if action is None else action.user_id,
             payload,
+            owner,
         ),
     )
 
@@ -345,6 +356,12 @@ OPEN_TABLES = (
 """The raw rows of every lobby and game in play, oldest first (parsed by the loader, so one
 unreadable row cannot stop the others)."""
 
+OWNED_TABLES = (
+    f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE status IN ('lobby', 'playing') AND owner = ?"
+    " ORDER BY id"
+)
+"""The open tables one process drives."""
+
 
 async def read_actions(session: Session, table_id: int, after_id: int = 0) -> list[LoggedAction]:
     """The log of one table in the order it was written (after after_id, to page)."""
@@ -370,3 +387,43 @@ async def read_actions(session: Session, table_id: int, after_id: int = 0) -> li
 def first_row(rows: list[Row]) -> Row | None:
     """The first row, or None."""
     return rows[0] if rows else None
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord routes a guild to (discord.py's formula); the SQL below says the same."""
+    return (guild_id >> 22) % shard_count
+
+
+def claim_statement(
+    owner: str,
+    shard_count: int,
+    shard_ids: Sequence[int],
+    takeover_ids: Sequence[int],
+    alive_since: float,
+) -> tuple[str, tuple[Any, ...]]:
+    """One UPDATE that makes owner the driver of open tables, and returns their ids:
+
+    - of its own shards (shard_ids), those nobody drives, it drives already, or whose driver's
+      lease was last renewed before alive_since (that process died);
+    - of takeover_ids, the same, but only while no live process has the shard as its own (a
+      shard's own process, restarted, comes first).
+    """
+    own = ", ".join("?" for _ in shard_ids) or "NULL"
+    other = ", ".join("?" for _ in takeover_ids) or "NULL"
+    return (
+        "UPDATE game_tables SET owner = ? WHERE status IN ('lobby', 'playing')"
+        " AND (owner IS NULL OR owner = ? OR owner NOT IN"
+        "      (SELECT p.owner FROM processes p WHERE p.renewed_at >= ?))"
+        f" AND ((guild_id >> 22) % ? IN ({own})"
+        f"      OR ((guild_id >> 22) % ? IN ({other}) AND NOT EXISTS"
+        "          (SELECT 1 FROM processes h WHERE h.renewed_at >= ? AND h.owner <> ?"
+        "           AND ',' || h.shards || ',' LIKE"
+        "               '%,' || CAST((game_tables.guild_id >> 22) % ? AS TEXT) || ',%')))"
+        " RETURNING id",
+        (
+            owner, owner, alive_since,
+            shard_count, *shard_ids,
+            shard_count, *takeover_ids,
+            alive_since, owner, shard_count,
+        ),
+    )

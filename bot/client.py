@@ -16,6 +16,7 @@ import multiprocessing
 import sqlite3
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -28,8 +29,9 @@ from bot.invite import invite_url
 from bot.presenter import NullPresenter, Presenter
 from bot.service import ResumeReport, ServiceConfig, TableService
 from bot.settings import CannotStart, Settings
+from bot.shards import ShardLeases, ShardPlan, process_name
 from bot.tree import AnsweringTree
-from data import Store, StoreError
+from data import Store, StoreError, parse_address
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,7 @@ class OhHellBot(commands.Bot):
         *,
         extensions: Sequence[str] = EXTENSIONS,
         clock: Clock | None = None,
+        **client_options: Any,
     ) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
@@ -80,6 +83,7 @@ class OhHellBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             tree_cls=AnsweringTree,
+            **client_options,
         )
         self.settings = settings
         self.extensions_to_load: tuple[str, ...] = tuple(extensions)
@@ -92,6 +96,8 @@ class OhHellBot(commands.Bot):
         self._executor: Executor | None = None
         self.resume_report: ResumeReport | None = None
         self._heartbeat: asyncio.Task[None] | None = None
+        self.leases: ShardLeases | None = None
+        """This process's shard lease, when it is one of several (SHARD_COUNT)."""
 
     @property
     def store(self) -> Store:
@@ -134,14 +140,20 @@ class OhHellBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the store, start the service, load the cogs, resume the tables, sync commands."""
         settings = self.settings
+        plan = shard_plan(settings)
+        target = settings.database_target()
+        shown = parse_address(target)
         try:
-            self._store = await Store.open(settings.database_path)
+            self._store = await Store.open(
+                target, owner=process_name(plan) if plan is not None else None
+            )
         except (StoreError, OSError, sqlite3.Error) as err:
-            raise CannotStart(
-                f"cannot open the database {settings.database_path}: {err}. The folder must be "
-                "writable by the user the bot runs as (in the Docker image: uid 10001)."
-            ) from err
-        log.info("database %s open", settings.database_path)
+            hint = (
+                "The folder must be writable by the user the bot runs as (in the Docker image: "
+                "uid 10001)." if shown.dialect == "sqlite" else "Is the PostgreSQL server up?"
+            )
+            raise CannotStart(f"cannot open the database {shown}: {err}. {hint}") from err
+        log.info("database %s open", shown)
         self._executor = computer_executor(settings.computer_workers)
         self._directory = TableDirectory(
             self._store, service_config(settings), self.clock or SystemClock()
@@ -151,7 +163,11 @@ class OhHellBot(commands.Bot):
             log.info("loaded %s", name)
         if self._tables is None:
             self.open_tables(NullPresenter())
-        self.resume_report = await self.tables.resume_all()
+        if plan is None:
+            self.resume_report = await self.tables.resume_all()
+        else:
+            self.leases = ShardLeases(self._store, self.tables, plan)
+            self.resume_report = await self.leases.start()
         log.info(
             "resumed %d tables (%d broken)",
             len(self.resume_report.resumed),
@@ -198,6 +214,10 @@ class OhHellBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._heartbeat
             self._heartbeat = None
+        if self.leases is not None:
+            with contextlib.suppress(StoreError):
+                await self.leases.stop()
+            self.leases = None
         if self._tables is not None:
             await self._tables.close()
         await super().close()
@@ -231,9 +251,43 @@ def create_bot(
 ) -> OhHellBot:
     """The bot, configured but not connected (call `await bot.start(token)` or `bot.run`).
 
-    `clock`: the table service's time source (tests pass a ManualClock).
+    `clock`: the table service's time source (tests pass a ManualClock). With SHARD_COUNT set,
+    an AutoShardedBot that connects SHARD_IDS (all shards when unset).
     """
-    return OhHellBot(settings, extensions=extensions, clock=clock)
+    if settings.shard_count is None:
+        return OhHellBot(settings, extensions=extensions, clock=clock)
+    return ShardedOhHellBot(
+        settings,
+        extensions=extensions,
+        clock=clock,
+        shard_count=settings.shard_count,
+        shard_ids=settings.shard_ids,
+    )
 
 
-__all__ = ["EXTENSIONS", "OhHellBot", "computer_executor", "create_bot", "service_config"]
+class ShardedOhHellBot(OhHellBot, commands.AutoShardedBot):
+    """The bot as one of several processes: discord.py's AutoShardedBot on SHARD_IDS."""
+
+
+def shard_plan(settings: Settings) -> ShardPlan | None:
+    """This process's part of the shards (None: one process drives every table)."""
+    if settings.shard_count is None:
+        return None
+    own = settings.shard_ids if settings.shard_ids is not None else range(settings.shard_count)
+    return ShardPlan(
+        shard_count=settings.shard_count,
+        shard_ids=tuple(own),
+        takeover_ids=tuple(s for s in settings.takeover_shard_ids if s not in own),
+        lease_seconds=settings.lease_seconds,
+    )
+
+
+__all__ = [
+    "EXTENSIONS",
+    "OhHellBot",
+    "ShardedOhHellBot",
+    "computer_executor",
+    "create_bot",
+    "service_config",
+    "shard_plan",
+]

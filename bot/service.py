@@ -53,7 +53,7 @@ from bot.presenter import Presenter
 from bot.table import LiveSeat, LiveTable
 from bot.timers import TurnTimers
 from bot.turns import Turns
-from data import Action, ChannelBusy, Store, StoreError, TableRecord
+from data import Action, ChannelBusy, LoadedTables, Store, StoreError, TableRecord
 from data import Seat as StoredSeat
 from engine import (
     Bid,
@@ -412,13 +412,15 @@ class TableService:
 
     # ---- life cycle ----------------------------------------------------------------------------
 
-    async def resume_all(self) -> ResumeReport:
+    async def resume_all(self, loaded: LoadedTables | None = None) -> ResumeReport:
         """Load every table in progress from the store, rebuild it, reschedule its timer and
         any pending computer move, and publish nothing (except a game found finished but not
         yet recorded, which is recorded and published). Broken tables are reported, marked in
-        the store and skipped."""
+        the store and skipped. `loaded`: the tables to resume instead of every one (a process
+        of several resumes the tables it claimed, bot/shards.py); ones it hosts are skipped."""
         report = ResumeReport()
-        loaded = await self.store.load_active_tables()
+        if loaded is None:
+            loaded = await self.store.load_active_tables()
         for broken in loaded.broken:
             log.warning("table %s cannot be resumed: %s", broken.table.id, broken.reason)
             report.broken.append((broken.table.id, broken.reason))

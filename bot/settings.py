@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from data import parse_address
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
@@ -26,6 +28,17 @@ class Settings(BaseSettings):
     """The bot token from the Discord developer portal; required to run the bot."""
     database_path: Path = Path("ohhell.sqlite3")
     """The SQLite file (created if missing); keep it outside the code folders."""
+    database_url: str | None = None
+    """Where the store lives, as a URL: `sqlite:///path` (the same as DATABASE_PATH) or
+    `postgresql://user:password@host/db` (needed to run several processes). Unset: DATABASE_PATH."""
+    shard_count: int | None = Field(default=None, ge=1)
+    """Discord shards in all, when the bot runs as several processes (with SHARD_IDS)."""
+    shard_ids: Annotated[list[int] | None, NoDecode] = None
+    """The shards this process connects to and whose tables it drives, e.g. `0,1`."""
+    takeover_shard_ids: Annotated[list[int], NoDecode] = Field(default_factory=list)
+    """Other shards whose tables this process takes over when their own process dies."""
+    lease_seconds: float = Field(default=30.0, gt=0, le=3600)
+    """How long a silent process keeps its tables before another may take them over."""
     dev_guild_id: int | None = None
     """Sync slash commands to this one server only (instant, for development)."""
     sync_commands: bool = True
@@ -56,11 +69,50 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
-    @field_validator("discord_token", "dev_guild_id", "heartbeat_path", mode="before")
+    @field_validator("shard_ids", "takeover_shard_ids", mode="before")
+    @classmethod
+    def _id_list(cls, value: object) -> object:
+        # SHARD_IDS=0,1 (or a JSON list); blank means "not set".
+        if isinstance(value, str):
+            text = value.strip().strip("[]")
+            return [int(part) for part in text.replace(" ", "").split(",") if part]
+        return value
+
+    @field_validator("discord_token", "dev_guild_id", "heartbeat_path", "database_url",
+                     "shard_count", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         # An empty `DISCORD_TOKEN=` line in .env means "not set", not "an empty token".
         return None if isinstance(value, str) and not value.strip() else value
+
+    @model_validator(mode="after")
+    def _shards_agree(self) -> Settings:
+        if self.shard_ids is not None and self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the number of shards in all)")
+        if self.shard_count is not None:
+            for shard in (*(self.shard_ids or ()), *self.takeover_shard_ids):
+                if not 0 <= shard < self.shard_count:
+                    raise ValueError(
+                        f"shard id {shard} is not one of the {self.shard_count} shards "
+                        f"(0 to {self.shard_count - 1})"
+                    )
+            every = set(range(self.shard_count))
+            alone = self.shard_ids is None or set(self.shard_ids) == every
+            if not alone and parse_address(self.database_target()).dialect != "postgresql":
+                raise ValueError(
+                    "processes that split the shards share one PostgreSQL database: set "
+                    "DATABASE_URL=postgresql://... (a SQLite file serves one process only)"
+                )
+        return self
+
+    def database_target(self) -> str:
+        """What the store opens: DATABASE_URL when set, else the DATABASE_PATH file."""
+        return self.database_url or str(self.database_path)
+
+    @property
+    def sharded(self) -> bool:
+        """True when this is one of several processes (SHARD_COUNT set)."""
+        return self.shard_count is not None
 
     def apply_log_levels(self) -> None:
         """Keep discord.py's talkative loggers at DISCORD_LOG_LEVEL whatever LOG_LEVEL says."""

@@ -22,6 +22,7 @@ facade with the single write path), worker (the thread that owns a connection an
 transaction whole, so a save wakes the event loop once), errors.
 """
 
+from data.connection import DatabaseAddress, parse_address
 from data.errors import ChannelBusy, SchemaTooNew, StoreError, TableNotFound, TableTakenOver
 from data.results import FinishedGame, HandResultRow, RatingChange, SeatResult
 from data.settings import GuildSettings
@@ -42,6 +43,7 @@ __all__ = [
     "Action",
     "BrokenTable",
     "ChannelBusy",
+    "DatabaseAddress",
     "FinishedGame",
     "GuildSettings",
     "HandResultRow",
@@ -59,4 +61,5 @@ __all__ = [
     "TableRecord",
     "TableStatus",
     "TableTakenOver",
+    "parse_address",
 ]

@@ -1,23 +1,23 @@
 """Fixtures for the store tests: a fresh database per test, on each driver, and row builders.
 
 Tests that take `store` or `database` run twice: on a SQLite file and on a database of a
-throwaway PostgreSQL server (one server per test session, started from the PostgreSQL binaries
-on the machine; skipped, with the reason, where there are none). Tests that take `db_path` are
-about SQLite's file itself (WAL, pragmas, killed processes) and run on SQLite only.
+throwaway PostgreSQL server (tests/conftest.py: one server per test session, started from the
+PostgreSQL binaries on the machine; skipped, with the reason, where there are none). Tests that
+take `db_path` are about SQLite's file itself (WAL, pragmas, killed processes): SQLite only.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from data import FinishedGame, HandResultRow, Seat, SeatResult, Store, TableRecord
-from tests.pg_server import PostgresServer, find_binaries
+from tests.pg_server import PostgresServer
 
 RULES_JSON = json.dumps({"name": "classic"})
 DRIVERS = ("sqlite", "postgresql")
@@ -36,19 +36,6 @@ def integrity_errors() -> tuple[type[BaseException], ...]:
 
 
 INTEGRITY_ERRORS = integrity_errors()
-
-
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
-    """One throwaway PostgreSQL server for the whole session (skip where none can start)."""
-    binaries, reason = find_binaries()
-    if binaries is None:
-        pytest.skip(f"PostgreSQL tests skipped: {reason}")
-    server = PostgresServer.start(fast=True)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(params=DRIVERS)

@@ -47,6 +47,21 @@ class LiveSeat:
         return self.user_id is None or self.autopilot
 
 
+@dataclass(frozen=True, slots=True)
+class Memento:
+    """A table's state before an action, to put back if the action's save fails."""
+
+    status: TableStatus
+    host_id: int
+    seats: list[LiveSeat]
+    rules: Rules | None
+    had_game: bool
+    deadline: datetime | None
+    deadline_phase: tuple[int, Phase] | None
+    warned: bool
+    dm_hand_number: int | None
+
+
 @dataclass(slots=True, eq=False)
 class LiveTable:
     """A table in the service's memory: the game, the seats, and the tasks that serve it."""
@@ -62,7 +77,7 @@ class LiveTable:
     rules: Rules | None = None
     game: Game | None = None
     deadline: datetime | None = None
-    deadline_phase: tuple[int, object] | None = None
+    deadline_phase: tuple[int, Phase] | None = None
     """(hand number, phase) the deadline was set in: simultaneous steps keep one deadline."""
     warned: bool = False
     dm_hand_number: int | None = None
@@ -133,37 +148,32 @@ class LiveTable:
 
     # -- rollback --------------------------------------------------------------------------------
 
-    def memento(self) -> tuple[object, ...]:
+    def memento(self) -> Memento:
         """What an action may change, to put back if its save fails."""
-        return (
-            self.status,
-            self.host_id,
-            [copy.copy(seat) for seat in self.seats],  # seat fields are immutable values
-            self.rules,
-            self.game is not None,
-            self.deadline,
-            self.deadline_phase,
-            self.warned,
-            self.dm_hand_number,
+        return Memento(
+            status=self.status,
+            host_id=self.host_id,
+            seats=[copy.copy(seat) for seat in self.seats],  # seat fields are immutable values
+            rules=self.rules,
+            had_game=self.game is not None,
+            deadline=self.deadline,
+            deadline_phase=self.deadline_phase,
+            warned=self.warned,
+            dm_hand_number=self.dm_hand_number,
         )
 
-    def restore(self, memento: tuple[object, ...], *, game: bool = True) -> None:
+    def restore(self, memento: Memento, *, game: bool = True) -> None:
         """Undo an action whose save failed; the game comes back from the last snapshot
         (`game=False`: the action was refused before it touched the game)."""
-        status, host, seats, rules, had_game, deadline, deadline_phase, warned, dm_hand = memento
-        self.dm_hand_number = dm_hand  # type: ignore[assignment]
-        self.status = status  # type: ignore[assignment]
-        self.host_id = host  # type: ignore[assignment]
-        self.seats = seats  # type: ignore[assignment]
-        self.rules = rules  # type: ignore[assignment]
-        self.deadline = deadline  # type: ignore[assignment]
-        self.deadline_phase = deadline_phase  # type: ignore[assignment]
-        self.warned = warned  # type: ignore[assignment]
+        m = memento
+        self.status, self.host_id, self.seats, self.rules = m.status, m.host_id, m.seats, m.rules
+        self.deadline, self.deadline_phase, self.warned = m.deadline, m.deadline_phase, m.warned
+        self.dm_hand_number = m.dm_hand_number
         if not game:
-            if not had_game:
+            if not m.had_game:
                 self.game = None
             return
-        if had_game and self.saved_game_json is not None:
+        if m.had_game and self.saved_game_json is not None:
             self.game = Game.from_json(self.saved_game_json)
         else:
             self.game = None
@@ -304,4 +314,4 @@ class LiveTable:
         )
 
 
-__all__ = ["LiveSeat", "LiveTable"]
+__all__ = ["LiveSeat", "LiveTable", "Memento"]

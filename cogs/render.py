@@ -20,6 +20,7 @@ from bot.events import GameOver, RatingChange
 from bot.guard import Guard
 from bot.models import SeatView, TableStatus, TableView
 from bot.options import rules_for
+from bot.records import GuildSettings, PlayerStats
 from cogs import views
 from engine import (
     Bid,
@@ -549,7 +550,7 @@ def rules_embed(rules: Rules) -> discord.Embed:
     return e
 
 
-LEADERBOARD_FORMAT: dict[str, Callable[[Any], str]] = {
+LEADERBOARD_FORMAT: dict[str, Callable[[PlayerStats], str]] = {
     "rating": lambda r: f"{r.rating:.1f}",
     "wins": lambda r: str(r.wins),
     "games": lambda r: str(r.games),
@@ -562,7 +563,8 @@ LEADERBOARD_FORMAT: dict[str, Callable[[Any], str]] = {
 }
 
 
-def leaderboard_embed(rows: Sequence[Any], sort: str, guild_name: str) -> discord.Embed:
+def leaderboard_embed(rows: Sequence[PlayerStats], sort: str,
+                      guild_name: str) -> discord.Embed:
     e = discord.Embed(title=f"Oh Hell leaderboard · {guild_name}", colour=GOLD)
     if not rows:
         e.description = "No finished games yet: start one with `/ohhell start`."
@@ -575,7 +577,7 @@ def leaderboard_embed(rows: Sequence[Any], sort: str, guild_name: str) -> discor
     return e
 
 
-def stats_embed(stats: Any, user_id: int) -> discord.Embed:
+def stats_embed(stats: PlayerStats | None, user_id: int) -> discord.Embed:
     e = discord.Embed(title="Oh Hell stats", colour=BLUE)
     if stats is None:
         e.description = f"<@{user_id}> has not finished a game in this server yet."
@@ -596,7 +598,7 @@ def seconds_text(seconds: int) -> str:
 PRESET_DECIDES = "the preset decides"
 
 
-def settings_embed(guild_settings: Any, *, bot_turn_timeout: int) -> discord.Embed:
+def settings_embed(guild_settings: GuildSettings, *, bot_turn_timeout: int) -> discord.Embed:
     """`/ohhell settings`: the values new tables in this server really start from.
 
     `bot_turn_timeout` is the bot's own default (DEFAULT_TURN_TIMEOUT), shown as a value where

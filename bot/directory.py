@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 
 from bot.clock import Clock
 from bot.config import ServiceConfig
@@ -23,6 +24,9 @@ from engine import PlayerView
 log = logging.getLogger(__name__)
 
 CLOSED = "This table is closed: the game is over or was ended."
+LAST_GAMES_KEPT = 1000
+"""Channels whose last closed game `last_game` remembers (the most recent ones; in memory, so
+a restart forgets them)."""
 
 
 class TableDirectory:
@@ -33,6 +37,7 @@ class TableDirectory:
         self._tables: dict[int, LiveTable] = {}
         self._by_channel: dict[int, int] = {}
         self._flushers: dict[int, asyncio.Task[None]] = {}
+        self._last_games: OrderedDict[int, TableView] = OrderedDict()  # channel -> closed game
 
     # ---- the registry (the service's) ----------------------------------------------------------
 
@@ -44,6 +49,11 @@ class TableDirectory:
         self._tables.pop(t.id, None)
         if self._by_channel.get(t.channel_id) == t.id:
             del self._by_channel[t.channel_id]
+        if t.game is not None:  # its final sheet stays readable (`last_game`)
+            self._last_games[t.channel_id] = t.view()
+            self._last_games.move_to_end(t.channel_id)
+            while len(self._last_games) > LAST_GAMES_KEPT:
+                self._last_games.popitem(last=False)
 
     def get(self, table_id: int) -> LiveTable:
         """The live table; TableError when it is closed or unknown."""
@@ -79,6 +89,11 @@ class TableDirectory:
         if found is None:
             raise TableError("There is no table in this channel.")
         return found
+
+    def last_game(self, channel_id: int) -> TableView | None:
+        """The last game played in this channel once it closed (finished or ended), while
+        remembered; None otherwise."""
+        return self._last_games.get(channel_id)
 
     def tables(self) -> list[TableView]:
         """Every active table (lobby or playing)."""

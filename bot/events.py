@@ -33,6 +33,8 @@ class SeatsChanged:
 
     `reason` is one of "join", "leave", "add_computer", "kick", "replaced".
     `seat` is the seat concerned (its index in the view at the time of the change).
+    Mid-game a person who leaves or is kicked is told as "leave"/"kick" (with their id), then
+    "replaced" names the computer that took the seat.
     """
 
     reason: str

@@ -134,6 +134,11 @@ class TableService:
         """The active table in this channel, or None (no error)."""
         return self.directory.find_table(channel_id)
 
+    def last_game(self, channel_id: int) -> TableView | None:
+        """The last game of this channel once it closed, with its final sheet (recent ones,
+        since the bot started), or None."""
+        return self.directory.last_game(channel_id)
+
     def tables(self) -> list[TableView]:
         """Every active table (lobby or playing)."""
         return self.directory.tables()
@@ -585,6 +590,8 @@ class TableService:
                 computer=self.config.replacement_level,
                 replaced_user_id=user_id,
             )
+            # who went and why (their DM says so), then who took the seat
+            events.append(SeatsChanged(reason, seat, s.name, user_id))
             events.append(SeatsChanged("replaced", seat, t.seats[seat].name, None))
         humans = t.humans()
         if not humans:

@@ -382,7 +382,11 @@ class OhHell(commands.Cog, name=views.COG_NAME):
 
     @ohhell.command(name="scores", description="The scoresheet so far (only you see it)")
     async def scores(self, interaction: discord.Interaction) -> None:
-        view = self._table(interaction)
+        cid = interaction.channel_id
+        view = None if cid is None else (self.service.find_table(cid)
+                                         or self.service.last_game(cid))
+        if view is None:
+            raise TableError("There is no table in this channel.")
         await interaction.response.send_message(embed=render.scoresheet(view), ephemeral=True)
 
     # ---- control -------------------------------------------------------------------------

@@ -70,6 +70,11 @@ class TableState:
     table: Slot
     extras: render.TableExtras = field(default_factory=render.TableExtras)
     dms: dict[int, Slot] = field(default_factory=dict)  # user id -> DM of the latest hand
+    departed: dict[int, str] = field(default_factory=dict)  # user id -> "leave" or "kick"
+    closing: list[Slot] = field(default_factory=list)  # finished DMs whose last edit is due
+
+    def slots(self) -> list[Slot]:
+        return [self.table, *self.dms.values(), *self.closing]
 
 
 
@@ -154,6 +159,8 @@ class DiscordPresenter:
                 notes.append(f"A computer plays for {name(e.seat)} until they act again."
                              if e.on else f"{name(e.seat)} is back.")
             elif isinstance(e, SeatsChanged) and e.reason in ("leave", "kick", "replaced"):
+                if e.user_id is not None and e.reason != "replaced":
+                    ts.departed[e.user_id] = e.reason  # their last DM says so
                 notes.append(f"{e.name} {'took the seat' if e.reason == 'replaced' else 'left'}.")
             elif isinstance(e, TrumpChosen):
                 notes.append(f"{name(e.seat)} named trump: "
@@ -180,10 +187,11 @@ class DiscordPresenter:
             elif isinstance(e, HandDealt | GameStarted | GameOver | TableCancelled):
                 everyone = True
         seated: dict[int, SeatView] = {s.user_id: s for s in view.seats if s.user_id is not None}
-        for uid, gone in list(ts.dms.items()):  # people who left: their DM loses its controls
-            if uid not in seated and gone.controls:
+        for uid, gone in list(ts.dms.items()):  # people who left: their DM says they are out
+            if uid not in seated:
                 gone.final = True
                 self.delivery.update(gone, view, None, acting)
+                ts.closing.append(gone)
                 del ts.dms[uid]
         if st is None:
             return
@@ -192,9 +200,11 @@ class DiscordPresenter:
                 continue
             slot: Slot | None = ts.dms.get(uid)
             if slot is not None and (slot.hand_number != st.hand_number or not view.status.active):
-                if slot.controls:  # only a DM still offering moves needs a last edit
-                    slot.final = True
-                    self.delivery.update(slot, view, None, acting)
+                # The hand (or the game) is over: every DM shows its result, and at the end
+                # the final standings, with no controls (one edit per person per hand).
+                slot.final = True
+                self.delivery.update(slot, view, None, acting)
+                ts.closing.append(slot)
                 del ts.dms[uid]
                 slot = None
             if not view.status.active:
@@ -228,7 +238,11 @@ class DiscordPresenter:
             return render.table_message(view, extras)
         assert slot.seat is not None and slot.hand_number is not None
         if slot.final or slot.pv is None:
-            return render.hand_over_message(view, slot.seat, slot.hand_number)
+            ts = self._tables.get(slot.table_id)
+            return render.hand_over_message(
+                view, slot.seat, slot.hand_number,
+                over=ts.extras.game_over if ts is not None else None,
+                departed=ts.departed.get(slot.user_id or 0) if ts is not None else None)
         return render.hand_message(view, slot.pv, dm=True)
 
     # ---- the acting player's interaction response (cogs.ohhell) -----------------------------
@@ -289,11 +303,10 @@ class DiscordPresenter:
 
     def _forget_if_done(self, table_id: int) -> None:
         ts = self._tables.get(table_id)
-        if ts is None or ts.view.status.active:
+        if ts is None:
             return
-        slots = [ts.table, *ts.dms.values()]
-        if all(s.sent >= s.version and (s.task is None or s.task.done()
-                                        or s.task is asyncio.current_task()) for s in slots):
+        ts.closing = [s for s in ts.closing if not _delivered(s)]
+        if not ts.view.status.active and all(_delivered(s) for s in ts.slots()):
             self._tables.pop(table_id, None)
 
     async def wait_delivered(self, table_id: int) -> None:
@@ -301,13 +314,19 @@ class DiscordPresenter:
         update (edit interval, computers about to move) is not waited for."""
         ts = self._tables.get(table_id)
         if ts is not None:
-            await self.delivery.wait([ts.table, *ts.dms.values()])
+            await self.delivery.wait(ts.slots())
 
     async def close(self) -> None:
         """Shutting down: send every update now, held ones too (see Delivery.close)."""
         await self.delivery.close([slot for ts in list(self._tables.values())
-                                   for slot in (ts.table, *ts.dms.values())])
+                                   for slot in ts.slots()])
         await self.nudges.close()
+
+
+def _delivered(slot: Slot) -> bool:
+    """The slot's newest state is on Discord (or being sent by this very task)."""
+    return slot.sent >= slot.version and (slot.task is None or slot.task.done()
+                                          or slot.task is asyncio.current_task())
 
 
 __all__ = ["COMPUTER_HOLD_SLACK", "DiscordPresenter", "TableState"]

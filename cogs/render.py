@@ -419,8 +419,17 @@ def _tricks(n: int) -> str:
     return "1 trick" if n == 1 else f"{n} tricks"
 
 
-def hand_over_message(view: TableView, seat: int, hand_number: int) -> Render:
-    """A DM whose hand is finished: the player's line of the scoresheet, no cards."""
+def hand_over_message(view: TableView, seat: int, hand_number: int, *,
+                      over: GameOver | None = None, departed: str | None = None) -> Render:
+    """A DM whose hand is finished, no cards and no controls: the player's line of the
+    scoresheet; at the end of the game the final standings and their place; for a player who
+    left or was removed (`departed`: "leave" or "kick"), that they are out."""
+    where = f"<#{view.channel_id}>"
+    if departed is not None:
+        text = ("The host removed you from the game" if departed == "kick"
+                else "You left the game") + f" in {where}; a computer plays your seat."
+        title = "You were removed" if departed == "kick" else "You left the game"
+        return Render(discord.Embed(title=title, colour=GREY, description=text), None)
     st = view.state
     rec = next((r for r in (st.scoresheet if st else ()) if r.hand_number == hand_number), None)
     if rec is None:
@@ -429,12 +438,33 @@ def hand_over_message(view: TableView, seat: int, hand_number: int) -> Render:
         made = "made it" if rec.made[seat] else "missed"
         text = (f"You bid {rec.bids[seat]} and took {rec.tricks[seat]}: {made}, "
                 f"{rec.points[seat]:+d} points (total {rec.totals[seat]}).")
+    title = f"Hand {hand_number} is over"
     if view.status.active:
         text += "\nYour next hand is in a new message."
+    elif over is not None:
+        title = "The game is over"
+        mine = next((s for s in over.standings if s.seat == seat), None)
+        if mine is not None:
+            tied = sum(1 for s in over.standings if s.place == mine.place) > 1
+            text += (f"\n\n**You finished {_ordinal(mine.place)}"
+                     f"{' (tied)' if tied else ''} of {len(over.standings)}** "
+                     f"with {mine.score} points.")
+        lines = [f"{s.place}. {seat_label(view.seats[s.seat])}: {s.score}"
+                 for s in over.standings]
+        text += "\nFinal standings:\n" + "\n".join(lines)[:3000]
+        text += f"\nThe table: {where}"
+    elif view.status is TableStatus.CANCELLED:
+        title = "The game was ended"
+        text += f"\nThe table in {where} was closed before the end; no result was recorded."
     else:
-        text += f"\nThe game is over: see the table in <#{view.channel_id}>."
-    e = discord.Embed(title=f"Hand {hand_number} is over", colour=GREY, description=text)
+        text += f"\nThe game is over: see the table in {where}."
+    e = discord.Embed(title=title, colour=GOLD if over is not None else GREY, description=text)
     return Render(e, None)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def welcome_dm(view: TableView) -> Render:
@@ -538,8 +568,10 @@ def _sheet_body(view: TableView, records: Sequence[Any], *, cut: bool) -> str:
 
 
 def scoresheet(view: TableView) -> discord.Embed:
-    """`/ohhell scores`: the scoresheet so far."""
-    e = discord.Embed(title=f"{_title(view)} · scoresheet", colour=BLUE)
+    """`/ohhell scores`: the scoresheet so far (the final sheet once the game is over)."""
+    final = {TableStatus.FINISHED: " · final", TableStatus.CANCELLED: " · ended"}
+    e = discord.Embed(title=f"{_title(view)} · scoresheet{final.get(view.status, '')}",
+                      colour=BLUE)
     e.description = scoresheet_text(view) or "No hand has been scored yet."
     return e
 

@@ -233,7 +233,8 @@ async def test_the_final_standings_always_land(boot: Boot, clock: ManualClock, h
 async def test_each_action_costs_the_table_edit_and_the_next_players_dm(h: Harness) -> None:
     """Four people (edit interval 0 here): every action edits the table once and at most one
     DM, the next player's (never the actor's: their click response shows it); a new hand posts
-    one DM per person and edits none."""
+    one DM per person and edits each other person's last DM once, to show the hand's result
+    (the actor's click response shows theirs)."""
     people = [h.member(n) for n in ("alice", "bob", "carol", "dan")]
     d = Driver(h, people, seed=6)
     view = await d.lobby(max_cards=3)
@@ -250,7 +251,12 @@ async def test_each_action_costs_the_table_edit_and_the_next_players_dm(h: Harne
         if now is not None and now.hand_number != hand:  # a new hand: one new DM each
             hand = now.hand_number
             assert sorted(c.audience for c in posts) == sorted(m.id for m in people)
-            assert dm_edits == []
+            assert sorted(c.audience for c in dm_edits) == sorted(
+                m.id for m in people if m is not actor)
+        elif now is None:  # the game is over: each other person's DM shows the standings
+            assert posts == []
+            assert sorted(c.audience for c in dm_edits) == sorted(
+                m.id for m in people if m is not actor)
         else:
             assert posts == []
             assert [c.audience for c in dm_edits] in ([], [m.id for _, m in d.awaited()])

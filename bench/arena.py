@@ -79,9 +79,10 @@ def seat_levels(config: Config) -> list[str]:
     return levels[: config.players]
 
 
-def deal_deck(seed: int, deal: int) -> list[Card]:
-    """The pack for deal number `deal` of a run seeded `seed` (the same for every replay)."""
-    deck = list(STANDARD_DECK)
+def deal_deck(seed: int, deal: int, pack: list[Card] | None = None) -> list[Card]:
+    """The pack for deal number `deal` of a run seeded `seed` (the same for every replay);
+    `pack` is the rules' pack when it is not the standard 52 (jokers, Wizards, Jesters)."""
+    deck = list(STANDARD_DECK) if pack is None else list(pack)
     random.Random(seed * 1_000_003 + deal).shuffle(deck)
     return deck
 
@@ -104,7 +105,7 @@ def play_deal(args: tuple[Config, int]) -> DealResult:
     rules = make_rules(config)
     levels = seat_levels(config)
     players = config.players
-    deck = deal_deck(config.seed, deal)
+    deck = deal_deck(config.seed, deal, rules.pack(players) if rules.special_pack() else None)
     result = DealResult(deal)
     for rotation in range(players):
         seats = [levels[(seat + rotation) % players] for seat in range(players)]

@@ -149,9 +149,18 @@ class SpecialHand:
         declarations: dict[Card, Declaration],
         first_trick: bool,
     ) -> list[Card]:
-        """The cards of `held` that may be played to `trick` now."""
-        return [card for card in held if self.refusal(card, held, trick, declarations,
-                                                      first_trick) is None]
+        """The cards of `held` that may be played to `trick` now (what `refusal` allows)."""
+        if self.system == "blackout_jokers":
+            return [card for card in held
+                    if self.refusal(card, held, trick, declarations, first_trick) is None]
+        led = self.led_suit(trick, declarations) if trick else None
+        if led is None:
+            return list(held)
+        is_wild = self.is_wild
+        suit_of = self.suit_of
+        if not any(not is_wild(card) and suit_of(card) == led for card in held):
+            return list(held)
+        return [card for card in held if is_wild(card) or suit_of(card) == led]
 
     def refusal(
         self,

@@ -50,6 +50,7 @@ from engine.ai.sim import (
     solve_sampled,
     solve_sampled_makes,
 )
+from engine.ai.special import Option, SpecialSearch
 from engine.cards import STANDARD_DECK, Card
 from engine.moves import Phase
 from engine.scoring import hand_points
@@ -363,6 +364,25 @@ class HardPlayer(MediumPlayer):
             if done:
                 break
         return deals
+
+    # ----- the special-card presets: the same search over sampled deals, on engine rules -----
+
+    def _special_search(self) -> SpecialSearch:
+        budget = self._budget()
+        search = SpecialSearch(self.rng, budget.more)
+        return search
+
+    def _special_bid(self, view: PlayerView) -> int:
+        search = self._special_search()
+        bid = search.choose_bid(view)
+        self.last_deals = search.deals
+        return bid
+
+    def _special_play(self, view: PlayerView) -> Option:
+        search = self._special_search()
+        option = search.choose_card(view)
+        self.last_deals = search.deals
+        return option
 
     # ----- bidding -----
 

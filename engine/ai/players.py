@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from engine.ai import special
 from engine.ai.bits import SUIT_MASKS, mask_of
 from engine.ai.knowledge import Knowledge, read_view
 from engine.ai.policy import (
@@ -21,7 +22,7 @@ from engine.ai.policy import (
     wants_tricks,
 )
 from engine.cards import STANDARD_DECK, Card, Suit
-from engine.moves import Bid, Discard, Move, NameTrump, Play
+from engine.moves import Bid, Declaration, Discard, Move, NameTrump, Play
 from engine.view import PlayerView
 
 
@@ -42,7 +43,7 @@ class Player:
         if awaited is Bid:
             return Bid(self.choose_bid(view))
         if awaited is Play:
-            return Play(self.choose_card(view))
+            return self.choose_play(view)
         if awaited is NameTrump:
             return NameTrump(self.choose_trump(view))
         if awaited is Discard:
@@ -52,27 +53,54 @@ class Player:
     def choose_bid(self, view: PlayerView) -> int:
         if not view.legal_bids:
             raise ValueError("This seat has no bid to make now.")
-        bid = self._bid(view)
+        bid = self._special_bid(view) if _special(view) else self._bid(view)
         return bid if bid in view.legal_bids else view.legal_bids[0]
 
     def choose_card(self, view: PlayerView) -> Card:
         if not view.legal_cards:
             raise ValueError("This seat has no card to play now.")
+        if _special(view):
+            return self.choose_play(view).card
         if len(view.legal_cards) == 1:
             return view.legal_cards[0]
         card = self._card(view)
         return card if card in view.legal_cards else view.legal_cards[0]
 
+    def choose_play(self, view: PlayerView) -> Play:
+        """The card to play, with its declaration when it is a joker that takes one."""
+        if not view.legal_cards:
+            raise ValueError("This seat has no card to play now.")
+        if not _special(view):
+            return Play(self.choose_card(view))
+        card, declaration = self._special_play(view)
+        if card not in view.legal_cards:
+            card, declaration = view.legal_cards[0], None
+        options = view.declarations_for(card)
+        if not options:
+            return Play(card)
+        return Play(card, declaration if declaration in options else options[0])
+
+    def choose_declaration(self, view: PlayerView, card: Card) -> Declaration | None:
+        """What to declare `card` as, for a caller that chose the card (None: nothing)."""
+        options = view.declarations_for(card)
+        if not options:
+            return None
+        declaration = special.best_declaration(view, card)
+        return declaration if declaration in options else options[0]
+
     def choose_trump(self, view: PlayerView) -> Suit:
         options = view.legal_trumps or tuple(Suit)
-        suit = self._trump(view)
+        suit = self._special_trump(view) if _special(view) else self._trump(view)
         return suit if suit in options else options[0]
 
     def choose_discards(self, view: PlayerView) -> list[Card]:
         needed = view.discards_needed
         if needed <= 0:
             raise ValueError("This seat has nothing to discard now.")
-        chosen = self._discards(view, needed)
+        if _special(view):
+            chosen = self._special_discards(view, needed)
+        else:
+            chosen = self._discards(view, needed)
         if len(set(chosen)) != needed or any(card not in view.hand for card in chosen):
             return list(view.hand[:needed])
         return chosen
@@ -90,6 +118,26 @@ class Player:
 
     def _discards(self, view: PlayerView, needed: int) -> list[Card]:
         return self.rng.sample(list(view.hand), needed)
+
+    # ----- the special-card presets (engine/ai/special.py); random unless a level says -----
+
+    def _special_bid(self, view: PlayerView) -> int:
+        return self.rng.choice(view.legal_bids)
+
+    def _special_play(self, view: PlayerView) -> special.Option:
+        card = self.rng.choice(view.legal_cards)
+        options = view.declarations_for(card)
+        return card, self.rng.choice(options) if options else None
+
+    def _special_trump(self, view: PlayerView) -> Suit:
+        return self.rng.choice(view.legal_trumps or tuple(Suit))
+
+    def _special_discards(self, view: PlayerView, needed: int) -> list[Card]:
+        return self.rng.sample(list(view.hand), needed)
+
+
+def _special(view: PlayerView) -> bool:
+    return view.rules.special_cards != "none"
 
 
 class RandomPlayer(Player):
@@ -125,6 +173,18 @@ class EasyPlayer(Player):
     def _discards(self, view: PlayerView, needed: int) -> list[Card]:
         return sorted(view.hand, key=lambda card: card.rank)[:needed]
 
+    def _special_bid(self, view: PlayerView) -> int:
+        return special.easy_bid(view)
+
+    def _special_play(self, view: PlayerView) -> special.Option:
+        return special.view_option(view, careful=False)
+
+    def _special_trump(self, view: PlayerView) -> Suit:
+        return special.trump_for(view)
+
+    def _special_discards(self, view: PlayerView, needed: int) -> list[Card]:
+        return special.weakest(view, needed)
+
 
 class MediumPlayer(Player):
     """Counts cards and voids, bids sure and likely tricks, ducks once made, takes when it must."""
@@ -153,6 +213,18 @@ class MediumPlayer(Player):
 
     def _discards(self, view: PlayerView, needed: int) -> list[Card]:
         return uncertain_discards(view, needed)
+
+    def _special_bid(self, view: PlayerView) -> int:
+        return special.medium_bid(view)
+
+    def _special_play(self, view: PlayerView) -> special.Option:
+        return special.view_option(view, careful=True)
+
+    def _special_trump(self, view: PlayerView) -> Suit:
+        return special.trump_for(view)
+
+    def _special_discards(self, view: PlayerView, needed: int) -> list[Card]:
+        return special.weakest(view, needed)
 
 
 def _turned(view: PlayerView) -> int:

@@ -29,7 +29,7 @@ from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
 from bot.service import ServiceConfig, TableService
 from bot.terminal import TerminalPresenter, player_prompt_lines, scoresheet_lines
 from data import Store, StoreError
-from engine import Bid, Move, NameTrump, Phase, Play, PlayerView, Rules, Suit
+from engine import Bid, Card, Declaration, Move, NameTrump, Phase, Play, PlayerView, Rules, Suit
 
 LOBBY_GUILD = 0
 TERMINAL_CHANNEL = 1
@@ -63,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, default=4, help="seats, you included (default 4)")
     play.add_argument(
         "--preset", nargs="?", const=LIST_PRESETS, default="classic",
-        help=f"rule preset (default classic): {', '.join(Rules.preset_names())}; "
+        help="rule preset (default classic): "
+        f"{', '.join(Rules.preset_names(special_cards=True))}; "
         "--preset alone describes them",
     )
     play.add_argument(
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def preset_lines() -> list[str]:
     """One line a preset: its name for --preset, its title and how many may play."""
-    names = Rules.preset_names()
+    names = Rules.preset_names(special_cards=True)
     width = max(len(n) for n in names)
     lines = ["The presets (python -m bot play --preset NAME):"]
     for name in names:
@@ -117,7 +118,7 @@ def preset_lines() -> list[str]:
 
 def play_args_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the terminal game's options, naming the option and its limit."""
-    names = Rules.preset_names()
+    names = Rules.preset_names(special_cards=True)
     if args.preset not in names:
         return (f"--preset: no preset {args.preset!r}; one of {', '.join(names)} "
                 "(--preset alone describes them)")
@@ -378,6 +379,10 @@ async def _game_loop(
                 if not text.strip().lstrip("-").isdigit():
                     raise TableError(f"{text!r} is not a bid: answer with a number.")
                 await service.bid(table_id, YOU, int(text), state.hand_number)
+            elif me.phase is Phase.PLAYING and me.legal_declarations:
+                joker = await _joker_play(keyboard, me, text, write, level)
+                if joker is not None:
+                    await _submit(service, table_id, me, joker, state.hand_number)
             elif me.phase is Phase.PLAYING:
                 await service.play(table_id, YOU, text, state.hand_number)
             elif me.phase is Phase.TRUMP_CHOICE:
@@ -388,6 +393,41 @@ async def _game_loop(
                 )
         except TableError as err:
             write(f"  {err}")
+
+
+async def _joker_play(
+    keyboard: Keyboard, me: PlayerView, text: str, write: Callable[[str], None], level: str
+) -> Play | None:
+    """A card typed where a joker may be played: "JKH high trump" in one go, or the card and
+    then its declaration at a second prompt. None when the input ran out."""
+    words = text.split()
+    for cut in range(len(words), 0, -1):
+        try:
+            card = Card.parse(" ".join(words[:cut]))
+        except ValueError:
+            continue
+        rest = " ".join(words[cut:])
+        break
+    else:
+        raise TableError(f"{text!r} is not a card: write it like 10H, QS or JK.")
+    held = next((c for c in me.legal_cards if c is card or (card.special and c.kind == card.kind)),
+                card)
+    options = me.declarations_for(held)
+    if not options:
+        if rest:
+            raise TableError(f"The {held} is not declared: play it as it is.")
+        return Play(held)
+    if not rest:
+        said = ", ".join(option.text(me.trump_suit) for option in options)
+        answer = await _ask(keyboard, f"Declare the {held} ({said}): ", write, level)
+        if answer is None:
+            return None
+        rest = answer
+    try:
+        declaration = Declaration.parse(rest, me.trump_suit)
+    except ValueError as err:
+        raise TableError(str(err)) from None
+    return Play(held, declaration)
 
 
 def _is_suit(text: str) -> bool:
@@ -422,6 +462,8 @@ def _prompt(me: PlayerView) -> str:
         note = f", not {hook}" if hook is not None and hook not in legal else ""
         return f"Your bid (0-{max(legal) if legal else 0}{note}): "
     if me.phase is Phase.PLAYING:
+        if me.legal_declarations:
+            return "Your card (a joker with its declaration, like JK high trump): "
         return "Your card: "
     if me.phase is Phase.TRUMP_CHOICE:
         return "Name trump (C, D, H or S): "
@@ -433,6 +475,10 @@ def _move_text(move: Move) -> str:
     if isinstance(move, Bid):
         return str(move.tricks)
     if isinstance(move, Play):
+        if move.declaration is not None:
+            said = move.declaration
+            suit = f" {said.suit.singular}" if said.suit is not None else ""
+            return f"{move.card.code} {'high' if said.high else 'low'}{suit}"
         return str(move.card)
     if isinstance(move, NameTrump):
         return move.suit.letter

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
-    from engine import Card, HandRecord, Move, Suit
+    from engine import Card, Declaration, HandRecord, Move, Suit
 
 Trick: TypeAlias = "tuple[tuple[int, Card], ...]"
 """(seat, card) pairs in play order."""
@@ -98,11 +98,30 @@ class BiddingDone:
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed:
-    """A seat played a card to the trick in play."""
+    """A seat played a card to the trick in play (a joker with what it was declared, or the
+    value it took by itself)."""
 
     seat: int
     card: Card
     trick_number: int
+    declaration: Declaration | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpTurned:
+    """The trump card was turned after the bids (super_screw), with its Super Trump."""
+
+    card: Card
+    suit: Suit | None
+    super_trump: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EvenBids:
+    """The bids added up to the tricks: every player lost a random card (`lost`), or in a
+    1-card hand was dealt a second card. Each sees their own lost card in their hand view."""
+
+    lost: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +231,8 @@ Event = (
     | BidMade
     | BiddingDone
     | CardPlayed
+    | TrumpTurned
+    | EvenBids
     | TrickWon
     | HandScored
     | GameOver
@@ -228,6 +249,7 @@ __all__ = [
     "BiddingDone",
     "CardPlayed",
     "DiscardsMade",
+    "EvenBids",
     "Event",
     "GameOver",
     "GameStarted",
@@ -244,5 +266,6 @@ __all__ = [
     "Trick",
     "TrickWon",
     "TrumpChosen",
+    "TrumpTurned",
     "TurnChanged",
 ]

@@ -7,11 +7,13 @@ from bot.events import (
     BidMade,
     CardPlayed,
     DiscardsMade,
+    EvenBids,
     Event,
     HandDealt,
     HandScored,
     TrickWon,
     TrumpChosen,
+    TrumpTurned,
 )
 from engine import Bid, Discard, Game, HandStart, NameTrump, Outcome, Play
 
@@ -50,7 +52,8 @@ def narrate(outcome: Outcome, dealer: int) -> list[Event]:
         events.append(DiscardsMade(seat=seat, count=len(move.cards)))
     elif isinstance(move, Play):
         trick_number = outcome.trick_number or 0
-        events.append(CardPlayed(seat=seat, card=move.card, trick_number=trick_number))
+        events.append(CardPlayed(seat=seat, card=move.card, trick_number=trick_number,
+                                 declaration=outcome.declared))
         if outcome.trick is not None:
             trick = outcome.trick
             events.append(TrickWon(winner=trick.winner, cards=trick.cards,
@@ -59,7 +62,12 @@ def narrate(outcome: Outcome, dealer: int) -> list[Event]:
         done = outcome.bidding
         events.append(BiddingDone(bids=done.bids, total=done.total, tricks=done.tricks,
                                   over_under=done.over_under))
-    if (outcome.trump_named is not None and not isinstance(move, NameTrump)
+    if outcome.cards_lost or outcome.extra_card:
+        events.append(EvenBids(lost=outcome.cards_lost))
+    if outcome.turned_up is not None and outcome.next_hand is None:
+        events.append(TrumpTurned(card=outcome.turned_up, suit=outcome.trump_named,
+                                  super_trump=outcome.super_trump))
+    elif (outcome.trump_named is not None and not isinstance(move, NameTrump)
             and outcome.next_hand is None):
         events.append(TrumpChosen(seat=dealer, suit=outcome.trump_named))
     if outcome.scored is not None:

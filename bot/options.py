@@ -19,10 +19,9 @@ def check_level(level: str) -> None:
 
 def check_options(options: TableOptions) -> Rules:
     """The preset's rules, after checking the options can make rules at all."""
-    if options.preset not in Rules.preset_names():
-        raise TableError(
-            f"There is no preset {options.preset!r}. Presets: {', '.join(Rules.preset_names())}."
-        )
+    presets = Rules.preset_names(special_cards=True)
+    if options.preset not in presets:
+        raise TableError(f"There is no preset {options.preset!r}. Presets: {', '.join(presets)}.")
     check_level(options.computer_level)
     rules = rules_for(options)
     problems = [

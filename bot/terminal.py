@@ -10,6 +10,7 @@ from bot.events import (
     BidMade,
     CardPlayed,
     DiscardsMade,
+    EvenBids,
     Event,
     GameOver,
     GameStarted,
@@ -23,6 +24,7 @@ from bot.events import (
     TimerWarning,
     TrickWon,
     TrumpChosen,
+    TrumpTurned,
     TurnChanged,
 )
 from bot.models import TableView
@@ -38,11 +40,17 @@ def _cards(count: int) -> str:
     return "1 card" if count == 1 else f"{count} cards"
 
 
-def trump_text(card: Card | None, suit: Suit | None) -> str:
-    """ "Q♦ (diamonds)", "hearts" or "no trump"."""
+def trump_text(card: Card | None, suit: Suit | None, super_trump: Card | None = None) -> str:
+    """ "Q♦ (diamonds)", "hearts" or "no trump" (and the Super Trump, in super_screw)."""
     if suit is None:
+        if card is not None and card.special:
+            return f"no trump (turned {card})"
         return "no trump"
-    return f"{card} ({suit.label})" if card is not None else suit.label
+    if card is not None and card.special:  # a turned Wizard: the dealer named the suit
+        text = f"{suit.label} (named after the turned {card})"
+    else:
+        text = f"{card} ({suit.label})" if card is not None else suit.label
+    return text + (f", Super Trump {super_trump}" if super_trump is not None else "")
 
 
 def dealt_trump_text(view: TableView, event: HandDealt) -> str:
@@ -53,12 +61,23 @@ def dealt_trump_text(view: TableView, event: HandDealt) -> str:
         last = state is not None and state.hand_count == event.hand_number
         if not (last and rules.last_hand_no_trump):
             return "the dealer names it"
+    if event.trump_card is not None and event.trump_card.kind == "wizard":
+        return "a Wizard is turned: the dealer names it"
+    if event.trump_card is None and rules is not None and rules.bid_before_trump:
+        return "turned after the bids"
     return trump_text(event.trump_card, event.trump_suit)
 
 
 def trick_text(view: TableView, trick: Sequence[tuple[int, Card]]) -> str:
-    """ "Ann 10♥, Bot 1 Q♥"."""
-    return ", ".join(f"{view.seats[seat].name} {card}" for seat, card in trick) or "(empty)"
+    """ "Ann 10♥, Bot 1 Q♥" (a joker with what it was declared: "Bot 2 High Joker (low ♦)")."""
+    state = view.state
+    declared = dict(state.declarations) if state is not None else {}
+    trump = state.trump_suit if state is not None else None
+    return ", ".join(
+        f"{view.seats[seat].name} {card}"
+        + (f" ({declared[card].text(trump)})" if card in declared else "")
+        for seat, card in trick
+    ) or "(empty)"
 
 
 def hand_text(hand: Sequence[Card], legal: Sequence[Card]) -> str:
@@ -68,7 +87,7 @@ def hand_text(hand: Sequence[Card], legal: Sequence[Card]) -> str:
     current: Suit | None = None
     for card in sort_hand(list(hand)):
         mark = "*" if card in playable else ""
-        if card.suit != current:
+        if not groups or card.suit != current:  # special cards (no suit) group together last
             groups.append(f"{card}{mark}")
             current = card.suit
         else:
@@ -113,8 +132,19 @@ def player_prompt_lines(view: TableView, me: PlayerView) -> list[str]:
     if me.phase is Phase.TRUMP_CHOICE:
         lines.append("Trump: you name it, as the dealer.")
     else:
-        lines.append(f"Trump: {trump_text(state.trump_card, state.trump_suit)}.")
+        if me.rules.bid_before_trump and me.phase.bidding:
+            lines.append("Trump: turned after the bids.")
+        else:
+            lines.append(
+                f"Trump: {trump_text(state.trump_card, state.trump_suit, state.super_trump)}."
+            )
     lines.append(f"Your hand: {hand_text(me.hand, me.legal_cards)}")
+    if me.discarded:
+        lines.append(f"Out of play: {hand_text(me.discarded, ())}")
+    kinds = {card.kind for card in me.hand}
+    for card, worth in me.card_values:
+        if card.kind in kinds and (card.special or card in me.hand):
+            lines.append(f"  {card}: {worth}.")
     return lines
 
 
@@ -179,6 +209,12 @@ class TerminalPresenter:
                 ]
             case TrumpChosen(seat=seat, suit=suit):
                 return [f"{self.does(view, seat, 'names')} trump: {trump_text(None, suit)}."]
+            case TrumpTurned(card=card, suit=suit, super_trump=super_trump):
+                return [f"Turned after the bids: {card}; trump "
+                        f"{trump_text(card, suit, super_trump)}."]
+            case EvenBids(lost=lost):
+                return ["The bids add up: everyone loses a card, taken blind."
+                        if lost else "The bids add up: everyone gets one more card."]
             case DiscardsMade(seat=seat, count=count):
                 return [f"{n(view, seat)} {self.verb(view, seat, 'discards')} {count} cards."]
             case BidMade(seat=seat, bid=bid):
@@ -187,8 +223,12 @@ class TerminalPresenter:
                 shown = ", ".join(f"{n(view, s)} {b}" for s, b in enumerate(bids))
                 trick_word = "trick" if tricks == 1 else "tricks"
                 return [f"Bids: {shown}. Total {total} for {tricks} {trick_word}: {ou}."]
-            case CardPlayed(seat=seat, card=card):
-                return [f"{n(view, seat)} {self.verb(view, seat, 'plays')} {card}."]
+            case CardPlayed(seat=seat, card=card, declaration=declaration):
+                said = ""
+                if declaration is not None:
+                    trump = view.state.trump_suit if view.state is not None else None
+                    said = f" ({declaration.text(trump)})"
+                return [f"{n(view, seat)} {self.verb(view, seat, 'plays')} {card}{said}."]
             case TrickWon(winner=winner, trick_number=number):
                 return [f"{n(view, winner)} {self.verb(view, winner, 'wins')} trick {number}."]
             case HandScored(record=record):

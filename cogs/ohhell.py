@@ -28,15 +28,15 @@ from bot.tree import answer, report
 from cogs import render, views
 from cogs.interact import Acting, acting_as
 from cogs.presenter import COMPUTER_HOLD_SLACK, DiscordPresenter
-from engine import Bid, Card, Move, Phase, Play, Rules
+from engine import Bid, Card, Declaration, Move, Phase, Play, Rules, sort_hand
 
 log = logging.getLogger(__name__)
 
-PRESETS = Rules.preset_names()
+PRESETS = Rules.preset_names(special_cards=True)
 SCORINGS = ("common", "strict", "penalty", "bonus_only", "wizard")
 LEADERBOARD_SORTS = ("rating", "wins", "games", "win_rate", "avg_points", "points_per_hand",
                      "bid_accuracy", "best_game", "streak")
-MAX_CARDS = 17  # the largest hand a 52-card pack gives 3 players (one card left to turn)
+MAX_CARDS = 20  # the largest hand: Wizard's 60 cards give 3 players 20
 
 
 def _choices(values: Any) -> list[app_commands.Choice[str]]:
@@ -308,14 +308,24 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                         done=f"You bid {tricks}.")
 
     @ohhell.command(name="play", description="Play a card from your hand")
-    @app_commands.describe(card="The card, like 10h, TH, 10♥ or QS")
+    @app_commands.describe(card="The card, like 10h, TH, 10♥, QS or JK",
+                           declare="For a joker: what it is, like high trump or low diamond")
     async def play(self, interaction: discord.Interaction,
-                   card: app_commands.Transform[Play, CardTransformer]) -> None:
+                   card: app_commands.Transform[Play, CardTransformer],
+                   declare: app_commands.Range[str, 1, 40] | None = None) -> None:
         before = self._table(interaction)
         tid = before.table_id
+        if declare is not None:
+            state = before.state
+            try:
+                said = Declaration.parse(declare, state.trump_suit if state else None)
+            except ValueError as err:
+                raise TableError(sentence(str(err))) from None
+            card = Play(card.card, said)
+        move = card
         await self._act(interaction, tid,
-                        lambda: self.service.act(tid, interaction.user.id, card),
-                        done=lambda after: _played(card, before, after))
+                        lambda: self.service.act(tid, interaction.user.id, move),
+                        done=lambda after: _played(move, before, after))
 
     @play.autocomplete("card")
     async def _card_choices(self, interaction: discord.Interaction,
@@ -333,7 +343,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         cards = pv.legal_cards if to_play else pv.hand
         typed = current.strip().lower()
         out = []
-        for c in sorted(cards, key=lambda c: (c.suit, -c.rank)):
+        for c in sort_hand(list(cards)):
             label = f"{c} ({c.name})" + ("" if to_play else " · not your turn")
             if not typed or typed in label.lower() or typed == c.code.lower():
                 out.append(app_commands.Choice(name=label, value=c.code))
@@ -489,6 +499,9 @@ def _played(move: Play, before: TableView, after: TableView) -> str:
     card may be in someone's new hand, and nothing shown may name such a card."""
     if after.hand_number != before.hand_number:
         return f"You played the last card of hand {before.hand_number}."
+    if move.declaration is not None:
+        trump = before.state.trump_suit if before.state is not None else None
+        return f"You played {move.card} ({move.declaration.text(trump)})."
     return f"You played {move.card}."
 
 

@@ -34,6 +34,7 @@ from bot.events import (
     BidMade,
     CardPlayed,
     DiscardsMade,
+    EvenBids,
     Event,
     GameOver,
     GameStarted,
@@ -44,6 +45,7 @@ from bot.events import (
     TimedOut,
     TrickWon,
     TrumpChosen,
+    TrumpTurned,
     TurnChanged,
 )
 from bot.models import SeatView, TableView
@@ -165,6 +167,13 @@ class DiscordPresenter:
             elif isinstance(e, TrumpChosen):
                 notes.append(f"{name(e.seat)} named trump: "
                              f"{e.suit.label if e.suit is not None else 'no trump'}.")
+            elif isinstance(e, TrumpTurned):
+                notes.append(f"Turned after the bids: {render.trump_text(e.card, e.suit)}"
+                             + (f"; the Super Trump is {e.super_trump}." if e.super_trump
+                                else "."))
+            elif isinstance(e, EvenBids):
+                notes.append("The bids add up: everyone lost a card, taken blind."
+                             if e.lost else "The bids add up: everyone got one more card.")
             elif isinstance(e, GameOver):
                 ts.extras.game_over = e
             elif isinstance(e, TableCancelled):

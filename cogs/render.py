@@ -25,6 +25,7 @@ from cogs import views
 from engine import (
     Bid,
     Card,
+    Declaration,
     Discard,
     Move,
     NameTrump,
@@ -81,12 +82,33 @@ def timestamp(when: datetime, style: str = "R") -> str:
     return f"<t:{int(when.timestamp())}:{style}>"
 
 
-def trump_text(card: Card | None, suit: Suit | None) -> str:
+def trump_text(card: Card | None, suit: Suit | None, super_trump: Card | None = None,
+               *, later: bool = False) -> str:
+    """The trump as the table shows it; a Wizard turned shows the suit the dealer named, and a
+    Super Trump (super_screw) is named beside it. `later`: the card is turned after the bids."""
+    if later and card is None:
+        return "turned after the bids"
     if card is not None and suit is not None and card.suit == suit:
-        return f"{card} ({suit.label})"
-    if suit is not None:
-        return f"{suit.symbol} {suit.label}" + (f" (turned {card})" if card is not None else "")
-    return f"no trump (turned {card})" if card is not None else "no trump"
+        text = f"{card} ({suit.label})"
+    elif suit is not None:
+        named = " named by the dealer" if card is not None and card.kind == "wizard" else ""
+        text = f"{suit.symbol} {suit.label}" + (f" (turned {card}{named})" if card else "")
+    elif card is not None and card.kind == "wizard":
+        text = "turned a Wizard: the dealer names trump"
+    else:
+        text = f"no trump (turned {card})" if card is not None else "no trump"
+    if super_trump is not None:
+        text += f" · Super Trump {super_trump}"
+    return text
+
+
+def played_text(card: Card, declarations: Sequence[tuple[Card, Declaration]] = (),
+                trump: Suit | None = None) -> str:
+    """A played card, with what a joker was declared ("High Joker (low ♦)")."""
+    for declared, declaration in declarations:
+        if declared is card:
+            return f"{card} ({declaration.text(trump)})"
+    return str(card)
 
 
 def seat_label(seat: SeatView) -> str:
@@ -108,8 +130,11 @@ def cards_text(cards: Sequence[Card], legal: Sequence[Card] = ()) -> str:
     return "   ".join(" ".join(g) for g in groups.values()) or "(no cards)"
 
 
-def trick_text(trick: Sequence[tuple[int, Card]], seats: Sequence[SeatView]) -> str:
-    return " · ".join(f"{seat_label(seats[s])} {c}" for s, c in trick)
+def trick_text(trick: Sequence[tuple[int, Card]], seats: Sequence[SeatView],
+               declarations: Sequence[tuple[Card, Declaration]] = (),
+               trump: Suit | None = None) -> str:
+    return " · ".join(f"{seat_label(seats[s])} {played_text(c, declarations, trump)}"
+                      for s, c in trick)
 
 
 def hand_title(view: TableView) -> str:
@@ -197,7 +222,8 @@ def _playing(view: TableView, extras: TableExtras) -> Render:
     assert st is not None
     seats = view.seats
     dealer = seats[st.dealer]
-    trump = trump_now(st.phase, st.trump_card, st.trump_suit, dealer_is_you=False)
+    trump = trump_now(st.phase, st.trump_card, st.trump_suit, dealer_is_you=False,
+                      super_trump=st.super_trump, later=_later(view))
     lines = [f"{deal_text(view, st.hand_number, st.hand_size)} · dealer "
              f"{seat_mention(dealer)} · trump **{trump}**"]
     if st.actor_seats:
@@ -226,16 +252,26 @@ def _playing(view: TableView, extras: TableExtras) -> Render:
             value += " · 📭 use My hand"
         e.add_field(name=f"{seat_label(s)}{tag}{mark}"[:256], value=value)
     if st.current_trick:
-        e.add_field(name=f"Trick {st.trick_number}", value=trick_text(st.current_trick, seats),
+        e.add_field(name=f"Trick {st.trick_number}",
+                    value=trick_text(st.current_trick, seats, st.declarations, st.trump_suit),
                     inline=False)
     if st.last_trick and sum(st.tricks_won) > 0:  # only while its hand is in play
-        e.add_field(name="Last trick", value=trick_text(st.last_trick, seats), inline=False)
+        e.add_field(name="Last trick",
+                    value=trick_text(st.last_trick, seats, st.declarations, st.trump_suit),
+                    inline=False)
     if st.scoresheet:
         rec = st.scoresheet[-1]
         e.add_field(name=f"Hand {rec.hand_number} result", value=record_line(rec, seats),
                     inline=False)
     _notes(e, extras, view)
     return Render(e, views.table_controls(view.table_id))
+
+
+def _later(view: TableView) -> bool:
+    """The trump card is still to be turned after the bids (super_screw, quick)."""
+    st = view.state
+    return (view.rules is not None and view.rules.bid_before_trump and st is not None
+            and st.phase.bidding)
 
 
 def record_line(rec: Any, seats: Sequence[SeatView]) -> str:
@@ -323,8 +359,9 @@ def hand_message(view: TableView, pv: PlayerView, *, dm: bool) -> Render:
     tid = view.table_id
     seats = view.seats
     where = f" at <#{view.channel_id}>" if dm else ""
-    lines = [f"{deal_text(view, pv.hand_number, pv.hand_size)} · trump "
-             f"**{trump_now(pv.phase, pv.trump_card, pv.trump_suit, pv.dealer == pv.seat)}** · "
+    trump = trump_now(pv.phase, pv.trump_card, pv.trump_suit, pv.dealer == pv.seat,
+                      pv.super_trump, pv.rules.bid_before_trump and pv.phase.bidding)
+    lines = [f"{deal_text(view, pv.hand_number, pv.hand_size)} · trump **{trump}** · "
              f"dealer {_you_or(seats, pv.dealer, pv.seat)}{where}"]
     if not pv.to_act and pv.actor_seats:
         who = ", ".join(_you_or(seats, s, pv.seat) for s in pv.actor_seats)
@@ -349,7 +386,8 @@ def hand_message(view: TableView, pv: PlayerView, *, dm: bool) -> Render:
                      f"{rec.tricks[pv.seat]}, {made}: {rec.points[pv.seat]:+d} "
                      f"(total {rec.totals[pv.seat]}).")
     if pv.phase is Phase.PLAYING and (pv.current_trick or not pv.to_act):
-        trick = trick_text(pv.current_trick, seats) or "nothing led yet"
+        trick = (trick_text(pv.current_trick, seats, pv.declarations, pv.trump_suit)
+                 or "nothing led yet")
         lines.append(f"Trick {pv.trick_number}: {trick}")
     legal = pv.legal_cards if pv.to_act and pv.phase is Phase.PLAYING else ()
     if pv.blind and not pv.hand:
@@ -358,6 +396,10 @@ def hand_message(view: TableView, pv: PlayerView, *, dm: bool) -> Render:
         lines.append(f"\n{cards_text(pv.hand, legal)}")
     if pv.discarded:
         lines.append(f"Discarded: {cards_text(pv.discarded)}")
+    held_kinds = {card.kind for card in pv.hand}
+    for card, worth in pv.card_values:  # what the special cards in this hand are worth
+        if card.kind in held_kinds and (card.special or card in pv.hand):
+            lines.append(f"{card}: {worth}.")
     control: discord.ui.View | None = None
     if pv.to_act:
         deadline = f" · time runs out {timestamp(view.deadline)}" if view.deadline else ""
@@ -370,7 +412,8 @@ def hand_message(view: TableView, pv: PlayerView, *, dm: bool) -> Render:
         elif pv.phase is Phase.PLAYING:
             lead = "" if pv.current_trick else "\nYou lead."
             lines.append(f"\n**Your turn to play**{deadline}{lead}")
-            control = views.play_controls(tid, guard, pv.legal_cards)
+            control = views.play_controls(tid, guard, pv.legal_cards, pv.legal_declarations,
+                                          pv.trump_suit)
         elif pv.phase is Phase.TRUMP_CHOICE:
             lines.append(f"\n**Name trump**{deadline}")
             control = views.trump_controls(tid, guard, pv.legal_trumps)
@@ -387,11 +430,13 @@ def _you_or(seats: Sequence[SeatView], seat: int, you: int) -> str:
     return "you" if seat == you else seat_label(seats[seat])
 
 
-def trump_now(phase: Phase, card: Card | None, suit: Suit | None, dealer_is_you: bool) -> str:
-    """Trump as it stands: while the dealer names it, say so (it is not "no trump" yet)."""
+def trump_now(phase: Phase, card: Card | None, suit: Suit | None, dealer_is_you: bool,
+              super_trump: Card | None = None, later: bool = False) -> str:
+    """Trump as it stands: while the dealer names it, say so (it is not "no trump" yet); with
+    the Super Trump beside it, or that it is turned after the bids (`later`)."""
     if phase is Phase.TRUMP_CHOICE:
         return "you name it" if dealer_is_you else "the dealer is choosing trump"
-    return trump_text(card, suit)
+    return trump_text(card, suit, super_trump, later=later)
 
 
 def deal_text(view: TableView, hand_number: int, hand_size: int) -> str:

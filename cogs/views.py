@@ -22,7 +22,18 @@ import discord
 from bot.errors import TableError
 from bot.guard import GUARD_PATTERN, Guard
 from bot.moves import sentence
-from engine import Bid, Card, Discard, Move, NameTrump, Play, Suit, sort_hand
+from engine import (
+    Bid,
+    Card,
+    Declaration,
+    Discard,
+    Move,
+    NameTrump,
+    Play,
+    Suit,
+    move_from_code,
+    sort_hand,
+)
 
 COG_NAME = "OhHell"
 PREFIX = "ohhell:"
@@ -174,6 +185,43 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             interaction, self.table_id, self.guard, self.move))
 
 
+class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                    template=rf"ohhell:declare:(?P<table>\d+):(?P<guard>{GUARD_PATTERN})"):
+    """Play a joker with what it is declared ("High Joker: high ♠ (trump)"): one option per
+    joker and declaration (values are Play codes like pJKH/Sh)."""
+
+    def __init__(self, table_id: int, guard: Guard,
+                 plays: Sequence[tuple[Card, Declaration]] = (),
+                 trump: Suit | None = None) -> None:
+        options = [discord.SelectOption(label=f"{card}: {declaration.text(trump)}"[:100],
+                                        value=Play(card, declaration).code())
+                   for card, declaration in plays] or [discord.SelectOption(label="-", value="-")]
+        super().__init__(discord.ui.Select(custom_id=f"ohhell:declare:{table_id}:{guard.code()}",
+                                           placeholder="Play a joker, saying what it is",
+                                           options=options[:25]))
+        self.table_id, self.guard = table_id, guard
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> DeclareSelect:
+        return cls(int(match["table"]), Guard.from_code(match["guard"]))
+
+    def move(self) -> Move:
+        """The joker and declaration picked, as a Play."""
+        value = (self.item.values[:1] or ["-"])[0]
+        try:
+            move = move_from_code(value)
+        except ValueError as err:
+            raise TableError(sentence(str(err))) from None
+        if not isinstance(move, Play):
+            raise TableError("That is not a card to play.")
+        return move
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handle(self, interaction, lambda cog: cog.on_move(
+            interaction, self.table_id, self.guard, self.move))
+
+
 class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                     template=rf"ohhell:discard:(?P<table>\d+):(?P<guard>{GUARD_PATTERN})"):
     """Pick the cards to discard face down (variants with discards)."""
@@ -230,7 +278,7 @@ class TrumpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, MyHandButton, BidButton, CardSelect, DiscardSelect, TrumpButton)
+    LobbyButton, MyHandButton, BidButton, CardSelect, DeclareSelect, DiscardSelect, TrumpButton)
 """Register these with `bot.add_dynamic_items(*DYNAMIC_ITEMS)`."""
 
 
@@ -267,9 +315,19 @@ def bid_controls(table_id: int, guard: Guard, hand_size: int,
     return view
 
 
-def play_controls(table_id: int, guard: Guard, legal: Sequence[Card]) -> discord.ui.View:
+def play_controls(table_id: int, guard: Guard, legal: Sequence[Card],
+                  declarations: Sequence[tuple[Card, Sequence[Declaration]]] = (),
+                  trump: Suit | None = None) -> discord.ui.View:
+    """The card select; a joker that is declared as it is played goes in a second select, one
+    option per declaration, so a pick is always a whole move."""
     view = discord.ui.View(timeout=None)
-    view.add_item(CardSelect(table_id, guard, sort_hand(list(legal))))
+    declared = {card for card, options in declarations if options}
+    plain = [card for card in sort_hand(list(legal)) if card not in declared]
+    if plain or not declared:
+        view.add_item(CardSelect(table_id, guard, plain))
+    if declared:
+        plays = [(card, option) for card, options in declarations for option in options]
+        view.add_item(DeclareSelect(table_id, guard, plays, trump))
     return view
 
 

@@ -55,6 +55,47 @@ class Declaration:
         high = "-" if self.high is None else ("h" if self.high else "l")
         return suit + high
 
+    def text(self, trump: Suit | None) -> str:
+        """The declaration in words: "high trump ♠", "low ♦", "high trump", "high"."""
+        high = {True: "high", False: "low", None: ""}[self.high]
+        if self.suit is None:
+            return f"{high} trump".strip() if trump is None else high or "as it is"
+        suit = f"trump {self.suit.symbol}" if self.suit == trump else self.suit.symbol
+        return f"{high} {suit}".strip()
+
+    @classmethod
+    def parse(cls, text: str, trump: Suit | None) -> Declaration:
+        """Read what a player types: "high trump", "low diamond", "High ♠", "low", "h s".
+
+        "trump" means the hand's trump suit (no suit when there is none: after a turned joker
+        the other joker may be declared trump). Raises ValueError with a hint.
+        """
+        words = text.replace(",", " ").lower().split() if isinstance(text, str) else []
+        high: bool | None = None
+        suit: Suit | None = None
+        for word in words:
+            if word in ("high", "hi", "h", "up", "wins", "win"):
+                high = True
+            elif word in ("low", "lo", "l", "down", "loses", "lose"):
+                high = False
+            elif word in ("trump", "trumps", "t"):
+                suit = trump
+            elif word in ("of", "as", "the", "a"):
+                continue
+            else:
+                try:
+                    suit = Suit.parse(word)
+                except ValueError:
+                    raise ValueError(
+                        f"{text!r} is not a declaration: say high or low and a suit, like "
+                        "'high trump' or 'low diamond'"
+                    ) from None
+        if high is None:
+            raise ValueError(
+                f"{text!r} does not say high or low: like 'high trump' or 'low diamond'"
+            )
+        return cls(suit=suit, high=high)
+
     @classmethod
     def from_code(cls, text: str) -> Declaration:
         if len(text) != 2:
@@ -100,6 +141,8 @@ class Play:
         return f"p{self.card.code}{suffix}"
 
     def describe(self) -> str:
+        if self.declaration is not None:
+            return f"played {self.card} ({self.declaration.text(None)})"
         return f"played {self.card}"
 
 

@@ -402,12 +402,8 @@ def super_trump_for(turned: Card | None) -> Card | None:
 
 
 def describe_declaration(declaration: Declaration, trump: Suit | None) -> str:
-    """A declaration in words: "High trump", "Low diamond", "High" (Blackout)."""
-    high = {True: "High", False: "Low", None: ""}[declaration.high]
-    if declaration.suit is None:
-        return high or "no declaration" if trump is not None else f"{high} trump".strip()
-    name = "trump" if declaration.suit == trump else declaration.suit.singular
-    return f"{high} {name}".strip()
+    """A declaration in words (see `Declaration.text`)."""
+    return declaration.text(trump)
 
 
 __all__ = ["SpecialHand", "describe_declaration", "super_trump_for"]

@@ -85,7 +85,8 @@ def test_terminal_auto_and_bad_preset(tmp_path: Path) -> None:
     bad = _run(["play", "--preset", "poker"], cwd=tmp_path)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip() == (
-        "error: --preset: no preset 'poker'; one of " + ", ".join(Rules.preset_names())
+        "error: --preset: no preset 'poker'; one of "
+        + ", ".join(Rules.preset_names(special_cards=True))
         + " (--preset alone describes them)")
 
 
@@ -108,7 +109,7 @@ def test_preset_alone_lists_the_presets(tmp_path: Path) -> None:
     result = _run(["play", "--preset"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.strip().splitlines()
-    assert len(lines) == 1 + len(Rules.preset_names())
+    assert len(lines) == 1 + len(Rules.preset_names(special_cards=True))
     assert "  dealer_picks" in result.stdout and "Dealer Picks the Suit, 3 to 7 players" in (
         result.stdout)
 

@@ -29,7 +29,7 @@ async def _play_out(service: TableService, tid: int) -> None:
     pytest.fail("the game did not end")
 
 
-@pytest.mark.parametrize("preset", Rules.preset_names())
+@pytest.mark.parametrize("preset", Rules.preset_names(special_cards=True))
 async def test_preset_plays_to_the_end(
     preset: str, service: TableService, presenter: RecordingPresenter
 ) -> None:

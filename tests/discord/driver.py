@@ -166,6 +166,8 @@ class PrivacyWatch:
                 continue
             if view.state.trump_card is not None:
                 public.add(view.state.trump_card)  # turned up for all to see
+            if view.state.super_trump is not None:
+                public.add(view.state.super_trump)  # named by the turned card, not its holder
             for s in view.seats:
                 for c in svc.seat_view(view.table_id, s.seat).hand:
                     owners[c] = s.user_id if s.user_id is not None else -1 - s.seat
@@ -180,7 +182,12 @@ class PrivacyWatch:
         for card, owner in owners.items():
             if owner == call.audience or card in public:
                 continue
-            if CARD_TEXT[card].search(text) or card.name in text or f'"{card.code}"' in text:
+            pattern = CARD_TEXT.get(card)
+            if pattern is None:  # a special card: alike ones share a name, only its code is its own
+                seen = f'"{card.code}"' in text
+            else:
+                seen = bool(pattern.search(text)) or card.name in text or f'"{card.code}"' in text
+            if seen:
                 who = "everyone" if call.audience is None else f"user {call.audience}"
                 self.leaks.append(f"{card} (held by {owner}) shown to {who}: {call.method} "
                                   f"{call.path} {text[:300]}")

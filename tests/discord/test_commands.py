@@ -28,7 +28,8 @@ async def test_the_synced_commands_are_the_fixed_surface_within_limits(boot: Boo
     start = {o["name"]: o for o in subs["start"]["options"]}
     assert list(start) == ["preset", "max_cards", "scoring", "hook", "bots", "bot_level",
                            "turn_timeout"]
-    assert [c["value"] for c in start["preset"]["choices"]] == Rules.preset_names()
+    presets = Rules.preset_names(special_cards=True)
+    assert [c["value"] for c in start["preset"]["choices"]] == presets
     assert [o["name"] for o in subs["bid"]["options"]] == ["tricks"]
     assert subs["play"]["options"][0]["autocomplete"] is True
     # Discord keeps permissions per top-level command: /ohhell settings checks at run time

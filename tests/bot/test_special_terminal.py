@@ -1,0 +1,93 @@
+"""The special-card presets in the terminal: a person types every move (a joker with its
+declaration, in one line or at the second prompt) until the game is over."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot import cli
+from engine import Phase, PlayerView, Rules
+
+SPECIAL = [name for name in Rules.preset_names(special_cards=True)
+           if name not in Rules.preset_names()]
+
+
+class Person:
+    """Answers the terminal's prompts as a person would, from what the game shows them."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.me: PlayerView | None = None
+        self.card = ""
+        self.typed: list[str] = []
+        self.declared = 0
+
+    def answer(self, prompt: str) -> str:
+        me = self.me
+        assert me is not None
+        if prompt.startswith("Declare the"):
+            options = me.declarations_for(next(c for c in me.legal_cards
+                                               if c.code == self.card))
+            text = self.rng.choice(options).text(me.trump_suit)
+            self.declared += 1
+        elif me.phase.bidding:
+            text = str(self.rng.choice(me.legal_bids))
+        elif me.phase is Phase.PLAYING:
+            card = self.rng.choice(me.legal_cards)
+            options = me.declarations_for(card)
+            self.card = card.code
+            text = card.code if card.special else self.rng.choice([card.code, str(card)])
+            if options and self.rng.random() < 0.5:  # the declaration on the same line
+                text = f"{text} {self.rng.choice(options).text(me.trump_suit)}"
+                self.declared += 1
+        elif me.phase is Phase.TRUMP_CHOICE:
+            text = self.rng.choice(me.legal_trumps).letter
+        else:
+            text = " ".join(c.code for c in me.hand[: me.discards_needed])
+        self.typed.append(text)
+        return text
+
+
+async def _play(preset: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> tuple[Person, str]:
+    person = Person(seed)
+    real_prompt = cli._prompt
+
+    def prompt(me: PlayerView) -> str:
+        person.me = me
+        return real_prompt(me)
+
+    async def ask(keyboard: object, text: str, write: object, level: str) -> str:
+        return person.answer(text)
+
+    monkeypatch.setattr(cli, "_prompt", prompt)
+    monkeypatch.setattr(cli, "_ask", ask)
+    rules = Rules.preset(preset)
+    args = cli.build_parser().parse_args(
+        ["play", "--preset", preset, "--players", str(rules.min_players), "--max-cards", "3",
+         "--seed", str(seed), "--level", "easy"])
+    lines: list[str] = []
+    assert await cli.play(args, out=lines.append) == 0
+    return person, "\n".join(lines)
+
+
+@pytest.mark.parametrize("preset", SPECIAL)
+async def test_a_special_preset_typed_in_the_terminal(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    person, out = await _play(preset, 3, monkeypatch)
+    assert "Final standings:" in out or "Nobody made" in out or "Winner" in out, out[-500:]
+    assert person.typed
+    assert "not a card" not in out and "Say what the" not in out, out
+
+
+async def test_a_joker_typed_with_its_declaration_is_shown_as_declared(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for seed in range(1, 30):
+        person, out = await _play("love_that_joker", seed, monkeypatch)
+        if person.declared:
+            break
+    assert person.declared, "no joker came to the person in 30 games"
+    assert "You play High Joker (" in out or "You play Low Joker (" in out

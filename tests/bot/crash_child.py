@@ -1,0 +1,109 @@
+"""A child process for the crash tests: it plays real games through the table service and the
+engine (people's moves through `TableService.act`, computers through the service's own runs)
+and reports every acknowledged move on stdout, flushed, before it chooses the next one. The
+parent kills it at random moments (SIGKILL) and starts it again on the same database.
+
+    python tests/bot/crash_child.py DB_PATH CHANNELS SEED
+
+Lines (JSON, one per line):
+  {"ready": {"resumed": [ids], "broken": [[id, reason]...]}}   after resume_all
+  {"move": [table, hand, seat, action, payload]}              after act() returned
+A line is written only after the call it reports has returned, so it is acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bot.errors import TableError
+from bot.models import TableOptions, TableView
+from bot.moves import LOG_NAMES
+from bot.presenter import NullPresenter
+from bot.service import ServiceConfig, TableService
+from data import Store
+from engine import Bid, Discard, Move, NameTrump, Phase, Play
+
+GUILD = 77
+PEOPLE = (101, 102)  # two people per table, plus computer seats
+PRESETS = ("classic", "classic", "dealer_picks", "kachuful", "oh_pshaw")
+
+
+def say(kind: str, value: object) -> None:
+    sys.stdout.write(json.dumps({kind: value}) + "\n")
+    sys.stdout.flush()
+
+
+def choose(service: TableService, view: TableView, seat: int, rng: random.Random) -> Move:
+    pv = service.seat_view(view.table_id, seat)
+    if pv.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
+        return Bid(rng.choice(pv.legal_bids))
+    if pv.phase is Phase.PLAYING:
+        return Play(rng.choice(pv.legal_cards))
+    if pv.phase is Phase.TRUMP_CHOICE:
+        return NameTrump(rng.choice(pv.legal_trumps))
+    if pv.phase is Phase.DISCARD:
+        return Discard(tuple(rng.sample(list(pv.hand), pv.discards_needed)))
+    raise AssertionError(pv.phase)
+
+
+async def open_and_deal(service: TableService, channel: int, rng: random.Random) -> int:
+    preset = rng.choice(PRESETS)
+    options = TableOptions(preset=preset, bots=rng.randint(1, 2), bot_level="random",
+                           max_cards=rng.randint(2, 4), turn_timeout=0)
+    view = await service.open_table(GUILD, channel, PEOPLE[0], "Ann", options)
+    await service.join(view.table_id, PEOPLE[1], "Bob")
+    await service.deal(view.table_id, PEOPLE[0])
+    return view.table_id
+
+
+async def play(service: TableService, channel: int, rng: random.Random) -> None:
+    while True:
+        view = service.find_table(channel)
+        if view is None:
+            try:
+                await open_and_deal(service, channel, rng)
+            except TableError:
+                await asyncio.sleep(0.001)
+            continue
+        if view.state is None:  # a lobby left by a kill: deal it
+            try:
+                await service.deal(view.table_id, view.host_id)
+            except TableError:
+                await service.join(view.table_id, PEOPLE[1], "Bob")
+            continue
+        people = [s for s in view.state.actor_seats if view.seats[s].user_id is not None
+                  and not view.seats[s].autopilot]
+        if not people:
+            await asyncio.sleep(0.001)  # the computers are moving
+            continue
+        seat = rng.choice(people)
+        user = view.seats[seat].user_id
+        assert user is not None
+        move = choose(service, view, seat, rng)
+        try:
+            await service.act(view.table_id, user, move)
+        except TableError:
+            continue  # the table moved meanwhile (a computer, the game ended): look again
+        say("move", [view.table_id, view.state.hand_number, seat, LOG_NAMES[type(move)],
+                     move.payload()])
+
+
+async def main(path: str, channels: int, seed: int) -> None:
+    rng = random.Random(seed)
+    store = await Store.open(path)
+    service = TableService(store, NullPresenter(),
+                           config=ServiceConfig(default_turn_timeout=0, computer_delay=0))
+    report = await service.resume_all()
+    say("ready", {"resumed": report.resumed, "broken": report.broken})
+    await asyncio.gather(*(play(service, 5000 + c, random.Random(rng.random()))
+                           for c in range(channels)))
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))

@@ -16,6 +16,16 @@ DESIGN.md section 6 budgets about one REST call per player action):
 A message whose new body is exactly what it already shows is not edited. `close` sends whatever
 is held before the bot disconnects. A slot that the acting player's interaction response can
 carry is left to it (cogs.interact), and sent over REST only if that response fails (`release`).
+
+Faults (DISCORD_FACTS.md): discord.py retries 500/502/504 and waits out 429s by itself, and
+raises everything else at once. A send that still fails with a server error, a 429, or a
+dropped connection is tried again on the service's clock with backoff (RETRY_FIRST doubling up
+to RETRY_CAP), always with the newest state, so what it carried is merged into the next try,
+never lost; after MAX_TRIES (MAX_TRIES_FINAL for a table that has ended, whose message carries
+the final standings) it gives up with a WARNING until the next change. 404 Unknown Message on
+the table message posts it again (a finished game's standings too); 403 Missing Access or
+Permissions is not retried: `no_access` is called (the presenter tells the host once). Per
+table there is one slot per message (newest state only, at most one retry timer each).
 """
 
 from __future__ import annotations
@@ -29,12 +39,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
 from bot.clock import Clock
-from bot.models import TableView
+from bot.models import TableStatus, TableView
 from bot.presenter import TableReads
 from cogs import render
 from cogs.interact import Acting
@@ -57,6 +68,17 @@ CLOSE_TIMEOUT = 10.0
 """Seconds `close` waits for the last updates to reach Discord before giving up."""
 _SOON = 0.001
 """A wait shorter than this is no wait (clock rounding)."""
+RETRY_FIRST = 2.0
+"""Seconds before the first retry of a failed send; doubled for each failure after."""
+RETRY_CAP = 120.0
+"""Most seconds between two tries of one message."""
+MAX_TRIES = 8
+"""Failed sends of one message in a row before delivery gives up until its next change
+(about 8 minutes with the backoff above)."""
+MAX_TRIES_FINAL = 20
+"""The same for the message of a table that has ended (the final standings): about 35 min."""
+NO_ACCESS = {50001, 50013}
+"""Missing Access, Missing Permissions: the bot cannot see or post in the channel."""
 
 
 @dataclass(eq=False)
@@ -85,6 +107,8 @@ class Slot:
     timer: asyncio.Task[None] | None = None  # a held update waiting for its moment
     due: float | None = None  # when the timer fires
     results_shown: int = 0  # finished hands the table message showed when last sent
+    failures: int = 0  # failed sends in a row
+    retry_at: float | None = None  # clock time before which a failed message is not retried
 
     @property
     def is_table(self) -> bool:
@@ -100,10 +124,12 @@ class Delivery:
                  body_of: Callable[[Slot], render.Render],
                  dm_closed: Callable[[int, int, Acting | None], None],
                  sent: Callable[[int], None],
+                 no_access: Callable[[TableView, discord.Forbidden], None] | None = None,
                  edit_interval: float = TABLE_EDIT_INTERVAL,
                  computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK) -> None:
         """`body_of`: what a slot shows now (the presenter's). `dm_closed(table, user, acting)`:
-        Discord refused a DM (error 50007). `sent(table)`: a slot of the table is up to date.
+        Discord refused a DM (error 50007). `sent(table)`: a slot of the table is up to date
+        (or given up). `no_access(view, error)`: the bot may not post the table message.
         `edit_interval`, `computer_hold`: see the module docstring (0: no wait)."""
         self.bot = bot
         self.tables = tables
@@ -111,6 +137,7 @@ class Delivery:
         self.body_of = body_of
         self._dm_closed = dm_closed
         self._sent = sent
+        self._no_access = no_access
         self.edit_interval = edit_interval
         self.computer_hold = computer_hold
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
@@ -153,9 +180,13 @@ class Delivery:
         computers are to act next, for their moves (up to `computer_hold` after the first change
         not shown yet), unless a hand finished since it was last sent: a hand's result is not
         held for the next hand's computers (who may finish that hand too before it is shown)."""
-        if not slot.is_table or self._closing:
-            return 0.0
         now = self._now()
+        if self._closing:
+            return 0.0
+        if slot.retry_at is not None and slot.retry_at > now:
+            return slot.retry_at - now  # backing off after a failure
+        if not slot.is_table:
+            return 0.0
         due = now
         if slot.last_edit is not None:
             due = max(due, slot.last_edit + self.edit_interval)
@@ -266,16 +297,72 @@ class Delivery:
                             slot.results_shown = results
                         elif not await self._send_dm(slot, body, acting):
                             return
+                    except discord.Forbidden as err:
+                        if err.code not in NO_ACCESS:
+                            raise
+                        self._cannot_post(slot, err)
+                        slot.sent = version  # not retried: the next change tries again
+                        continue
+                    except discord.NotFound as err:  # the channel itself is gone
+                        log.warning("the %s message of table %s has nowhere to go: %s",
+                                    _what(slot), slot.table_id, _reason(err))
+                        slot.sent = version
+                        continue
+                    except TRANSIENT as err:
+                        if not passes(err):
+                            raise
+                        self._retry_later(slot, err)
+                        return
                     finally:
                         slot.inflight = 0
                     slot.sent, slot.controls = version, body.controls
+                    slot.failures, slot.retry_at = 0, None
         except Exception:
-            log.exception("could not update the %s message of table %s",
-                          "table" if slot.is_table else f"DM ({slot.user_id})", slot.table_id)
+            log.exception("could not update the %s message of table %s", _what(slot),
+                          slot.table_id)
+            slot.sent = slot.version  # a bug, not a fault: never keep a table for it
         finally:
             if slot.task is asyncio.current_task():
                 slot.task = None  # a finished task would keep its context alive
             self._sent(slot.table_id)
+
+    def _retry_later(self, slot: Slot, err: BaseException) -> None:
+        """A send failed for a reason that passes (a server error, a 429 that outlasted
+        discord.py's waits, a dropped connection): try again later with the newest state, with
+        backoff, a bounded number of times."""
+        slot.failures += 1
+        ended = slot.view is not None and not slot.view.status.active
+        if slot.failures >= (MAX_TRIES_FINAL if ended else MAX_TRIES):
+            log.warning("gave up updating the %s message of table %s after %d tries: %s",
+                        _what(slot), slot.table_id, slot.failures, _reason(err))
+            slot.sent, slot.failures, slot.retry_at = slot.version, 0, None
+            return
+        delay = min(RETRY_CAP, RETRY_FIRST * 2 ** (slot.failures - 1))
+        retry_after = getattr(err, "retry_after", None)  # discord.RateLimited says how long
+        if isinstance(retry_after, int | float):
+            delay = max(delay, float(retry_after))
+        log.warning("could not update the %s message of table %s (%s); trying again in %.0f s",
+                    _what(slot), slot.table_id, _reason(err), delay)
+        slot.retry_at = self._now() + delay
+        self._arm(slot, delay)
+
+    def _cannot_post(self, slot: Slot, err: discord.Forbidden) -> None:
+        if slot.is_table and slot.view is not None and self._no_access is not None:
+            self._no_access(slot.view, err)
+        else:
+            log.warning("cannot update the %s message of table %s: %s", _what(slot),
+                        slot.table_id, _reason(err))
+
+    async def notice(self, user_id: int, text: str) -> bool:
+        """A plain DM to this person (a notice, not a hand); False when it could not go."""
+        try:
+            cid = await self._dm_channel(user_id, None)
+            with handle_message_parameters(content=text) as params:
+                await self.bot.http.send_message(cid, params=params)
+        except TRANSIENT as err:
+            log.warning("could not DM a notice to %s: %s", user_id, _reason(err))
+            return False
+        return True
 
     # Raw REST: discord.py's Messageable.send / PartialMessage.edit would also build a Message
     # object from every reply, a measurable cost per action that the presenter never uses.
@@ -322,8 +409,8 @@ class Delivery:
                 if shown is not None:
                     slot.shown, slot.last_edit = shown, self._now()
                 return
-        if not view.status.active:
-            return
+        if view.status is TableStatus.CANCELLED:
+            return  # nothing to show on a new message: the table was closed
         slot.message_id, slot.shown = await self._post(view.channel_id, body)
         slot.last_edit = self._now()
         self.tables.set_table_message(slot.table_id, slot.message_id)
@@ -410,6 +497,30 @@ class Delivery:
             await asyncio.wait_for(drain(), CLOSE_TIMEOUT)
         except TimeoutError:
             log.warning("%d message updates were not sent before shutdown", len(self._tasks))
+
+
+RETRYABLE: tuple[type[BaseException], ...] = (
+    discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError)
+"""Failures that pass besides HTTP statuses: a long rate limit discord.py refused to wait out,
+dropped connections and timeouts."""
+TRANSIENT: tuple[type[BaseException], ...] = (discord.HTTPException, *RETRYABLE)
+"""What a send may raise that `passes` looks at."""
+
+
+def passes(err: BaseException) -> bool:
+    """A failure worth trying again: a server error or a 429 that outlasted discord.py's own
+    tries (a plain HTTPException with that status), or one of RETRYABLE."""
+    if isinstance(err, discord.HTTPException):
+        return err.status == 429 or err.status >= 500
+    return isinstance(err, RETRYABLE)
+
+
+def _reason(err: BaseException) -> str:
+    return str(err) or type(err).__name__
+
+
+def _what(slot: Slot) -> str:
+    return "table" if slot.is_table else f"DM ({slot.user_id})"
 
 
 def _computers_next(view: TableView | None) -> bool:

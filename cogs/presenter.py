@@ -15,6 +15,11 @@ are then the only REST calls of an action.
 DMs that Discord refuses with error 50007 (the person does not accept DMs): the service is told
 (`set_dm_failed`, so it is never tried again this game), the table message says to use My hand,
 and the person is told ephemerally when they next interact (at once if it is their own click).
+
+When the bot may not post in a table's channel (403 Missing Access/Permissions), the host is
+told once in plain words (a DM, else an ephemeral notice at their next click) and one WARNING is
+logged. An ended table is forgotten, with its owed notices, once its last messages are sent or
+given up (cogs/delivery.py retries failed sends, a bounded number of times).
 """
 
 from __future__ import annotations
@@ -95,9 +100,12 @@ class DiscordPresenter:
         self.tables = tables
         self.delivery = Delivery(bot, tables, clock, body_of=self.body_of,
                                  dm_closed=self._dm_closed, sent=self._forget_if_done,
+                                 no_access=self._no_access,
                                  edit_interval=edit_interval, computer_hold=computer_hold)
         self._tables: dict[int, TableState] = {}
         self._owed: set[tuple[int, int]] = set()  # (table, user) to tell about closed DMs
+        self._notices: dict[tuple[int, int], str] = {}  # (table, user) -> another notice
+        self._told_no_access: set[int] = set()  # tables whose host was told the bot can't post
         self.nudges = Nudger(bot, clock, after=nudge_after, preference=preference,
                              dm_channel=self.delivery.dm_channel)
         self._welcomes: dict[tuple[int, int], asyncio.Task[None]] = {}  # (table, user)
@@ -291,6 +299,19 @@ class DiscordPresenter:
         if acting is not None and acting.user_id == user_id:  # their own click: tell them now
             self.delivery.spawn(self._tell(acting, table_id))
 
+    def _no_access(self, view: TableView, err: discord.Forbidden) -> None:
+        """The bot may not post or edit the table message: tell the host once."""
+        if view.table_id in self._told_no_access:
+            return
+        self._told_no_access.add(view.table_id)
+        log.warning("cannot post the table message of table %s in channel %s: %s",
+                    view.table_id, view.channel_id, err)
+        self.delivery.spawn(self._tell_host(view, render.no_access_notice(view)))
+
+    async def _tell_host(self, view: TableView, text: str) -> None:
+        if not await self.delivery.notice(view.host_id, text):
+            self._notices[(view.table_id, view.host_id)] = text
+
     async def _tell(self, acting: Acting, table_id: int) -> None:
         """After the actor's answer: the notice, unless that answer carried it already."""
         await acting.responded.wait()
@@ -304,11 +325,11 @@ class DiscordPresenter:
             self._owed.add(key)
 
     def take_notice(self, table_id: int, user_id: int) -> str | None:
-        """A notice owed to this person (their DMs are closed), once."""
+        """A notice owed to this person (their DMs are closed, the bot cannot post), once."""
         if (table_id, user_id) in self._owed:
             self._owed.discard((table_id, user_id))
             return render.DM_CLOSED_NOTICE
-        return None
+        return self._notices.pop((table_id, user_id), None)
 
     def _forget_if_done(self, table_id: int) -> None:
         ts = self._tables.get(table_id)
@@ -317,6 +338,10 @@ class DiscordPresenter:
         ts.closing = [s for s in ts.closing if not _delivered(s)]
         if not ts.view.status.active and all(_delivered(s) for s in ts.slots()):
             self._tables.pop(table_id, None)
+            self._told_no_access.discard(table_id)
+            self._owed = {key for key in self._owed if key[0] != table_id}
+            for key in [k for k in self._notices if k[0] == table_id]:
+                del self._notices[key]
 
     async def wait_delivered(self, table_id: int) -> None:
         """Wait until this table's due message updates are sent (benchmarks). A held table

@@ -519,6 +519,15 @@ def welcome_dm(view: TableView) -> Render:
     return Render(e, None)
 
 
+def no_access_notice(view: TableView) -> str:
+    """What the host is told once when the bot cannot post or edit the table message."""
+    return (f"I cannot post the Oh Hell table in <#{view.channel_id}>: I am missing access or "
+            "permissions there. Ask a server manager to let me View Channel, Send Messages, "
+            "Embed Links and Read Message History in that channel, then use `/ohhell table` to "
+            "show the table again. The game goes on meanwhile: players still get their hands "
+            "by DM and with `/ohhell hand`.")
+
+
 DM_CLOSED_NOTICE = ("I cannot send you direct messages, so your cards will not come by DM. "
                     "Use the table's **My hand** button or `/ohhell hand` to see your hand "
                     "and play; the game goes on without waiting.")

@@ -114,6 +114,12 @@ class OhHellBot(commands.Bot):
         return self._tables
 
     @property
+    def executor(self) -> Executor | None:
+        """The worker processes for CPU-bound work off the loop (the computers' decisions, the
+        end-of-game chart); None: threads of this process (COMPUTER_WORKERS=0)."""
+        return self._executor
+
+    @property
     def directory(self) -> TableDirectory:
         """The tables' reads and bookkeeping, for a presenter built before the service (from
         setup_hook on)."""

@@ -55,6 +55,7 @@ from bot.timers import TurnTimers
 from bot.turns import Turns
 from data import Action, ChannelBusy, LoadedTables, Store, StoreError, TableRecord
 from data import Seat as StoredSeat
+from data import TableStatus as StoredStatus
 from engine import (
     Bid,
     Card,
@@ -161,10 +162,12 @@ class TableService:
         host_id: int,
         host_name: str,
         options: TableOptions | None = None,
+        invited: Sequence[int] = (),
     ) -> TableView:
         """Open a table in this channel with the host in seat 0 (plus `options.computers` computer
         seats). TableError if the channel already has one, or the options are not valid
-        (unknown preset or level)."""
+        (unknown preset or level). `invited`: people asked to join (a rematch), told to the
+        presenter."""
         options = options or TableOptions()
         preset = options_.check_options(options)
         if self.directory.channel_taken(channel_id):
@@ -204,8 +207,38 @@ class TableService:
         )
         self.directory.add(t)
         async with t.lock:
-            await self._turns.publish(t, [TableOpened(table_id=t.id, host_id=host_id)])
+            opened = TableOpened(table_id=t.id, host_id=host_id, invited=tuple(invited))
+            await self._turns.publish(t, [opened])
         return t.view()
+
+    async def rematch(
+        self, table_id: int, user_id: int, name: str, *, computers_allowed: bool = True
+    ) -> TableView:
+        """The host of a finished game opens a new table in its channel: the same rules, as
+        many computer players, and its people invited (they join with one click).
+
+        TableError: the game is not over, the caller is not its host, or the channel already
+        has another table."""
+        record = await self.store.get_table(table_id)
+        if record is None:
+            raise TableError("That game is gone.")
+        if record.status is not StoredStatus.FINISHED:
+            raise TableError("A rematch opens once the game is over.")
+        if user_id != record.host_id:
+            raise TableError("Only the host can open the rematch; press Join on the new table "
+                             "when they do.")
+        try:
+            options = TableOptions.model_validate(record.meta.get("options") or {})
+        except ValueError:
+            options = TableOptions()
+        computers = sum(1 for seat in record.seats if seat.user_id is None)
+        if not computers_allowed:
+            computers = 0  # the server turned them off since
+        options = options.model_copy(update={"computers": computers, "seed": None})
+        people = [seat.user_id for seat in record.seats
+                  if seat.user_id is not None and seat.user_id != user_id]
+        return await self.open_table(record.guild_id, record.channel_id, user_id, name, options,
+                                     invited=people)
 
     async def join(self, table_id: int, user_id: int, name: str) -> TableView:
         """Take a seat in the lobby. TableError: already seated, table full, game started."""

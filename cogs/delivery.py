@@ -374,9 +374,10 @@ class Delivery:
         state = self.bot._connection
         params = handle_message_parameters(
             content=body.content, embed=body.embed, view=body.view,
+            attachments=body.discord_files() if body.files else MISSING,
             previous_allowed_mentions=state.allowed_mentions)
         with params:
-            fingerprint = _fingerprint(params.payload)
+            fingerprint = _fingerprint(_payload_of(params))
             if fingerprint == shown:
                 body.done()
                 return None
@@ -390,10 +391,11 @@ class Delivery:
         params = handle_message_parameters(
             content=body.content or MISSING, embed=body.embed,
             view=body.view if body.view is not None else MISSING,
+            files=body.discord_files() if body.files else MISSING,
             allowed_mentions=state.allowed_mentions)
         with params:
             data = await self.bot.http.send_message(channel_id, params=params)
-            fingerprint = _fingerprint(params.payload)
+            fingerprint = _fingerprint(_payload_of(params))
         body.done()
         return int(data["id"]), fingerprint
 
@@ -537,12 +539,20 @@ def _results(view: TableView | None) -> int:
     return len(st.scoresheet) if st is not None else 0
 
 
+def _payload_of(params: Any) -> dict[str, Any] | None:
+    """The JSON of a request, also when it travels as multipart beside files."""
+    if params.payload is not None or not params.multipart:
+        return params.payload  # type: ignore[no-any-return]
+    return json.loads(params.multipart[0]["value"])  # type: ignore[no-any-return]
+
+
 def _fingerprint(payload: dict[str, Any] | None) -> int:
-    """What a message payload shows (text, embeds, controls), as a number: the same for a post
-    and an edit of the same body, different when anything shown differs."""
+    """What a message payload shows (text, embeds, controls, attached files), as a number: the
+    same for a post and an edit of the same body, different when anything shown differs."""
     payload = payload or {}
     shown = (payload.get("content") or None, payload.get("embeds") or [],
-             payload.get("components") or [])
+             payload.get("components") or [],
+             [a.get("filename") for a in payload.get("attachments") or []])
     return hash(json.dumps(shown, sort_keys=True, ensure_ascii=False, default=str))
 
 

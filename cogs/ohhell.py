@@ -366,6 +366,25 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     async def hand(self, interaction: discord.Interaction) -> None:
         await self._show_hand(interaction, self._table(interaction).table_id)
 
+    async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The Rematch button under a finished game: the host opens the next table, posted
+        as a new message that invites the game's people (a new message is what notifies)."""
+        try:
+            allowed = (await self._settings(interaction.guild_id)).allow_computers
+
+            def done(view: TableView) -> str:
+                invited = len(view.seats) - 1
+                return ("The rematch table is open below"
+                        + (f"; {invited} computer player{'s' if invited != 1 else ''} seated."
+                           if invited else ".")
+                        + " The other players were asked to press Join.")
+
+            await self._act(interaction, None, lambda: self.service.rematch(
+                table_id, interaction.user.id, self._name(interaction.user),
+                computers_allowed=allowed), done=done)
+        except Exception as err:
+            await report(interaction, err)
+
     async def on_my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         """The table's My hand button."""
         try:
@@ -517,7 +536,7 @@ async def setup(bot: commands.Bot) -> None:
         bot, directory, directory.ledger.clock,
         edit_interval=settings.table_edit_interval,
         computer_hold=settings.computer_delay + COMPUTER_HOLD_SLACK,
-        nudge_after=settings.turn_nudge_after)
+        nudge_after=settings.turn_nudge_after, executor=bot.executor)
     service = bot.open_tables(presenter)
     await bot.add_cog(OhHell(bot, service, bot.store, presenter))
     bot.add_dynamic_items(*views.DYNAMIC_ITEMS)

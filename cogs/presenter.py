@@ -29,6 +29,7 @@ import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
 import discord
@@ -47,6 +48,7 @@ from bot.events import (
     SeatAutopiloted,
     SeatsChanged,
     TableCancelled,
+    TableOpened,
     TimedOut,
     TrickWon,
     TrumpChosen,
@@ -55,7 +57,7 @@ from bot.events import (
 )
 from bot.models import SeatView, TableView
 from bot.presenter import TableReads
-from cogs import render
+from cogs import chart, render
 from cogs.delivery import (
     COMPUTER_DELAY,
     COMPUTER_HOLD_SLACK,
@@ -91,13 +93,16 @@ class DiscordPresenter:
     def __init__(self, bot: discord.Client, tables: TableReads, clock: Clock, *,
                  edit_interval: float = TABLE_EDIT_INTERVAL,
                  computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK,
-                 nudge_after: float = NUDGE_AFTER, preference: Preference = always_dm) -> None:
+                 nudge_after: float = NUDGE_AFTER, preference: Preference = always_dm,
+                 executor: Executor | None = None) -> None:
         """`tables`: the hands it DMs and the messages it keeps (built before the service).
         `edit_interval`: least seconds between edits of a table message. `computer_hold`: most
         seconds a table update waits for the computers to act next (0: never wait).
         `nudge_after`, `preference`: when and how a person slow to act is notified
-        (cogs.nudges)."""
+        (cogs.nudges). `executor`: where the end-of-game chart is drawn (worker processes keep
+        its half second of CPU from holding the GIL the event loop needs; None: a thread)."""
         self.tables = tables
+        self._executor = executor
         self.delivery = Delivery(bot, tables, clock, body_of=self.body_of,
                                  dm_closed=self._dm_closed, sent=self._forget_if_done,
                                  no_access=self._no_access,
@@ -109,6 +114,7 @@ class DiscordPresenter:
         self.nudges = Nudger(bot, clock, after=nudge_after, preference=preference,
                              dm_channel=self.delivery.dm_channel)
         self._welcomes: dict[tuple[int, int], asyncio.Task[None]] = {}  # (table, user)
+        self._charting: dict[int, asyncio.Task[None]] = {}  # tables whose chart is drawn now
 
     # ---- the Presenter protocol ---------------------------------------------------------------
 
@@ -184,6 +190,9 @@ class DiscordPresenter:
                              if e.lost else "The bids add up: everyone got one more card.")
             elif isinstance(e, GameOver):
                 ts.extras.game_over = e
+                self._charting[ts.view.table_id] = self.delivery.spawn(self._draw_chart(ts))
+            elif isinstance(e, TableOpened) and e.invited:
+                ts.extras.invited = e.invited
             elif isinstance(e, TableCancelled):
                 notes.append("Everyone left." if e.reason == "everyone left"
                              else f"Ended by <@{e.by}>." if e.by else "The table was closed.")
@@ -331,11 +340,34 @@ class DiscordPresenter:
             return render.DM_CLOSED_NOTICE
         return self._notices.pop((table_id, user_id), None)
 
+    async def _draw_chart(self, ts: TableState) -> None:
+        """Draw the game's chart off the event loop, then put it on the final table message
+        (one more edit of that message, once a game)."""
+        table_id = ts.view.table_id
+        try:
+            state = ts.view.state
+            if state is None or not state.scoresheet:
+                return
+            names = [seat.name for seat in ts.view.seats]
+            totals = [list(record.totals) for record in state.scoresheet]
+            title = f"{render.game_title(ts.view)}: running totals"
+            draw = functools.partial(chart.running_totals_png, names, totals, title)
+            ts.extras.chart = await asyncio.get_running_loop().run_in_executor(
+                self._executor, draw)
+        except Exception:
+            log.exception("could not draw the chart of table %s", table_id)
+            return
+        finally:
+            self._charting.pop(table_id, None)
+        self.delivery.update(ts.table, ts.view, None, None)
+
     def _forget_if_done(self, table_id: int) -> None:
         ts = self._tables.get(table_id)
         if ts is None:
             return
         ts.closing = [s for s in ts.closing if not _delivered(s)]
+        if table_id in self._charting:  # the chart still goes on the final message
+            return
         if not ts.view.status.active and all(_delivered(s) for s in ts.slots()):
             self._tables.pop(table_id, None)
             self._told_no_access.discard(table_id)
@@ -351,7 +383,10 @@ class DiscordPresenter:
             await self.delivery.wait(ts.slots())
 
     async def close(self) -> None:
-        """Shutting down: send every update now, held ones too (see Delivery.close)."""
+        """Shutting down: finish the charts being drawn, then send every update now, held
+        ones too (see Delivery.close)."""
+        if self._charting:
+            await asyncio.gather(*self._charting.values(), return_exceptions=True)
         await self.delivery.close([slot for ts in list(self._tables.values())
                                    for slot in ts.slots()])
         await self.nudges.close()

@@ -7,6 +7,7 @@ a card appears in it only once played, and the last trick only while its hand is
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -50,9 +51,18 @@ class Render:
     view: discord.ui.View | None = None
     content: str | None = None
     controls: bool = False  # it carries controls for a move (bid, card, trump, discard)
+    files: tuple[tuple[str, bytes], ...] = ()
+    """Attachments (name, bytes): the end-of-game chart."""
 
     def kwargs(self) -> dict[str, Any]:
-        return {"content": self.content, "embed": self.embed, "view": self.view}
+        out: dict[str, Any] = {"content": self.content, "embed": self.embed, "view": self.view}
+        if self.files:
+            out["attachments"] = self.discord_files()
+        return out
+
+    def discord_files(self) -> list[discord.File]:
+        """Fresh File objects (discord.py consumes and closes them at each send)."""
+        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.files]
 
     def done(self) -> None:
         """Sent: drop the view's item cycles so reference counting frees it (see views.release)."""
@@ -65,6 +75,8 @@ class Render:
             out["content"] = self.content
         if self.view is not None:
             out["view"] = self.view
+        if self.files:
+            out["files"] = self.discord_files()
         return out
 
 
@@ -75,6 +87,10 @@ class TableExtras:
     notes: list[str] = field(default_factory=list)
     game_over: GameOver | None = None
     dm_closed: set[int] = field(default_factory=set)  # user ids whose DMs failed
+    chart: bytes | None = None
+    """The end-of-game chart (PNG), once drawn."""
+    invited: tuple[int, ...] = ()
+    """People asked to a rematch (the lobby mentions those not seated yet)."""
 
 
 def timestamp(when: datetime, style: str = "R") -> str:
@@ -161,6 +177,11 @@ def _options_text(view: TableView) -> str:
     return " · ".join(parts)
 
 
+def game_title(view: TableView) -> str:
+    """The game's name, e.g. "Classic Oh Hell" or "Oh Hell · Ouch (discard two)"."""
+    return _title(view)
+
+
 def _title(view: TableView) -> str:
     rules = view.rules
     name = rules.title if rules is not None else _preset_title(view.options.preset)
@@ -200,8 +221,15 @@ def _lobby(view: TableView, extras: TableExtras) -> Render:
     plan = _plan(view)
     if plan:
         e.add_field(name="The game", value=plan, inline=False)
+    seated = {s.user_id for s in view.seats}
+    waiting = [u for u in extras.invited if u not in seated]
+    content = None
+    if waiting:
+        mentions = " ".join(f"<@{u}>" for u in waiting)
+        e.add_field(name="Invited to the rematch", value=mentions[:1024], inline=False)
+        content = f"Rematch! {mentions}: press **Join** to play again."[:2000]
     _notes(e, extras, view)
-    return Render(e, views.lobby_controls(view.table_id))
+    return Render(e, views.lobby_controls(view.table_id), content=content)
 
 
 def _plan(view: TableView) -> str | None:
@@ -304,8 +332,16 @@ def _finished(view: TableView, extras: TableExtras) -> Render:
     sheet = scoresheet_text(view, 3000)
     if sheet:
         e.description = f"{e.description or ''}\n\n{sheet}"
-    e.set_footer(text="/ohhell leaderboard · /ohhell stats")
-    return Render(e, None)
+    e.set_footer(text="/ohhell leaderboard · /ohhell stats · Rematch: the host opens a new table "
+                      "with the same rules and players")
+    files: tuple[tuple[str, bytes], ...] = ()
+    if extras.chart is not None:
+        e.set_image(url=f"attachment://{CHART_FILE}")
+        files = ((CHART_FILE, extras.chart),)
+    return Render(e, views.rematch_controls(view.table_id), files=files)
+
+
+CHART_FILE = "scores.png"
 
 
 def _rating(r: RatingChange) -> str:

@@ -62,6 +62,9 @@ class ComponentHandler(Protocol):
         answered like any refusal."""
         ...
 
+    async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
+        ...
+
 
 async def _handle(item: discord.ui.Item[Any], interaction: discord.Interaction,
                   call: Callable[[ComponentHandler], Coroutine[Any, Any, None]]) -> None:
@@ -277,8 +280,27 @@ class TrumpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             interaction, self.table_id, self.guard, lambda: NameTrump(self.suit)))
 
 
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"ohhell:rematch:(?P<table>\d+)"):
+    """Under a finished game: the host opens a new table with the same rules and players."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success,
+                                           emoji="🔁", custom_id=f"ohhell:rematch:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> RematchButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handle(self, interaction, lambda cog: cog.on_rematch(interaction, self.table_id))
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, MyHandButton, BidButton, CardSelect, DeclareSelect, DiscardSelect, TrumpButton)
+    LobbyButton, MyHandButton, BidButton, CardSelect, DeclareSelect, DiscardSelect, TrumpButton,
+    RematchButton)
 """Register these with `bot.add_dynamic_items(*DYNAMIC_ITEMS)`."""
 
 
@@ -296,6 +318,12 @@ def lobby_controls(table_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action, _, _ in LOBBY_ACTIONS:
         view.add_item(LobbyButton(table_id, action))
+    return view
+
+
+def rematch_controls(table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(table_id))
     return view
 
 

@@ -97,3 +97,14 @@ def test_refuses_a_ragged_sheet() -> None:
 def test_a_game_without_a_hand_still_draws() -> None:
     image = Image.open(io.BytesIO(running_totals_png(["A", "B", "C"], [])))
     assert image.size == (800, 450)
+
+
+def test_drawn_in_a_worker_process_as_the_bot_does() -> None:
+    # the bot draws the chart in its worker processes (COMPUTER_WORKERS), so the function and
+    # its arguments must cross a process boundary
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        png = pool.submit(running_totals_png, NAMES[:3], game(3, 4), "Classic").result(120)
+    assert Image.open(io.BytesIO(png)).size == (800, 450)

@@ -74,6 +74,7 @@ class Call:
     audience: int | None = PUBLIC  # who can read the body: PUBLIC, or one user id
     interaction_user: int | None = None  # set for interaction webhooks
     message_id: int | None = None  # the message created or edited, when there is one
+    files: list[tuple[str, bytes]] = field(default_factory=list)  # attachments (name, bytes)
     interaction_id: int | None = None  # the interaction a webhook call answers
 
     @property
@@ -162,6 +163,7 @@ class FakeDiscord:
         self.errors: list[logging.LogRecord] = []
         self.on_call: Callable[[Call], None] | None = None
         self.synced: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global)
+        self.attachments: dict[int, list[tuple[str, bytes]]] = {}  # message id -> its files
         self.record = True  # keep calls in `calls` and `log` (a benchmark turns it off)
 
     # ---------- test controls ----------
@@ -200,7 +202,11 @@ class FakeDiscord:
         payload = kwargs.get("json")
         if form:
             payload = discord.utils._from_json(form[0]["value"])
-        return self.handle("rest", route, payload, kwargs.get("params"))
+        attached = []
+        for f in files or ():
+            attached.append((f.filename, f.fp.read()))
+            f.reset()
+        return self.handle("rest", route, payload, kwargs.get("params"), attached)
 
     def _message(self, body: dict[str, Any], channel_id: int, audience: int | None,
                  mid: int | None = None) -> dict[str, Any]:
@@ -221,8 +227,10 @@ class FakeDiscord:
     def _channel_audience(self, channel_id: int) -> int | None:
         return self.dm_owner.get(channel_id, PUBLIC)
 
-    def handle(self, via: str, route: Any, payload: Any, params: Any) -> Any:
-        call = Call(via, route.method, route.path, route.url, payload, params)
+    def handle(self, via: str, route: Any, payload: Any, params: Any,
+               files: list[tuple[str, bytes]] | None = None) -> Any:
+        call = Call(via, route.method, route.path, route.url, payload, params,
+                    files=files or [])
         for i, (m, p, status, code, text) in enumerate(self.failures):
             if m == call.method and p == call.path:
                 del self.failures[i]
@@ -275,6 +283,8 @@ class FakeDiscord:
                 raise _error(403, 50007, "Cannot send messages to this user")
             msg = self._message(call.json or {}, cid, call.audience)
             call.message_id = int(msg["id"])
+            if call.files:
+                self.attachments[call.message_id] = call.files
             return msg
         mid = int(call.url.rsplit("/", 1)[1])  # Route keeps no message_id attribute
         if mid not in self.messages:
@@ -286,6 +296,8 @@ class FakeDiscord:
         call.audience = self.audience.get(mid, call.audience)
         if call.method == "GET":
             return self.messages[mid]
+        if call.files or "attachments" in (call.json or {}):
+            self.attachments[mid] = call.files  # an edit's attachments replace the old ones
         return self._message(call.json or {}, cid, call.audience, mid)
 
     def _callback(self, call: Call, route: Any) -> Any:

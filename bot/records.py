@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from data import GuildSettings, PlayerStats
+from data import NOTIFY_WAYS, GuildSettings, PlayerStats
 
 
 class Records(Protocol):
@@ -30,5 +30,13 @@ class Records(Protocol):
         """Replace the server's settings."""
         ...
 
+    async def get_notify(self, user_id: int) -> str | None:
+        """How this person chose to be told it is their turn (None: never chose)."""
+        ...
 
-__all__ = ["GuildSettings", "PlayerStats", "Records"]
+    async def set_notify(self, user_id: int, how: str) -> None:
+        """Store how this person wants to be told it is their turn."""
+        ...
+
+
+__all__ = ["NOTIFY_WAYS", "GuildSettings", "PlayerStats", "Records"]

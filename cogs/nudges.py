@@ -41,6 +41,7 @@ from bot.events import (
     TurnChanged,
 )
 from bot.models import TableView
+from bot.records import Records
 from cogs import render
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,19 @@ Preference = Callable[[int, int], Awaitable[str]]
 async def always_dm(guild_id: int, user_id: int) -> str:
     """The preference when nobody set one (and no store is at hand)."""
     return DEFAULT_HOW
+
+
+def stored_preference(records: Records) -> Preference:
+    """The person's own choice (/ohhell notify), else their server's default (/ohhell
+    settings notify:), else a DM; read when a nudge is due (rare: only slow turns)."""
+
+    async def how(guild_id: int, user_id: int) -> str:
+        own = await records.get_notify(user_id)
+        if own is not None:
+            return own
+        return (await records.get_settings(guild_id)).notify or DEFAULT_HOW
+
+    return how
 
 
 @dataclass(eq=False)
@@ -294,4 +308,4 @@ def _user(view: TableView, seat: int) -> int | None:
     return view.seats[seat].user_id if 0 <= seat < len(view.seats) else None
 
 
-__all__ = ["DEFAULT_HOW", "HOW", "NUDGE_AFTER", "Nudger", "always_dm"]
+__all__ = ["DEFAULT_HOW", "HOW", "NUDGE_AFTER", "Nudger", "always_dm", "stored_preference"]

@@ -27,6 +27,7 @@ from bot.service import TableService
 from bot.tree import answer, report
 from cogs import render, views
 from cogs.interact import Acting, acting_as
+from cogs.nudges import stored_preference
 from cogs.presenter import COMPUTER_HOLD_SLACK, DiscordPresenter
 from engine import Bid, Card, Declaration, Move, Phase, Play, Rules, sort_hand
 
@@ -50,7 +51,10 @@ SORT_CHOICES = _choices(LEADERBOARD_SORTS)
 RESET_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in (
     ("preset (back to classic)", "preset"), ("scoring (the preset decides)", "scoring"),
     ("hook (the preset decides)", "hook"), ("turn timeout (the bot's default)", "turn_timeout"),
-    ("all of these", "all"))]
+    ("notify (a DM)", "notify"), ("all of these", "all"))]
+NOTIFY_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in (
+    ("a DM with a link to the table", "dm"), ("a mention in the table's channel", "mention"),
+    ("off: no notification", "off"))]
 
 
 class CardTransformer(app_commands.Transformer):
@@ -464,13 +468,16 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                            hook="Default hook rule",
                            turn_timeout="Default seconds per turn (0: untimed)",
                            computers="Whether tables may seat computer players",
+                           notify="How players who chose nothing are told it is their turn",
                            reset="Put an option back to what the preset (or the bot) decides")
-    @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES, reset=RESET_CHOICES)
+    @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES, reset=RESET_CHOICES,
+                          notify=NOTIFY_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(self, interaction: discord.Interaction, preset: str | None = None,
                        scoring: str | None = None, hook: bool | None = None,
                        turn_timeout: app_commands.Range[int, 0, 86_400] | None = None,
-                       computers: bool | None = None, reset: str | None = None) -> None:
+                       computers: bool | None = None, notify: str | None = None,
+                       reset: str | None = None) -> None:
         gs = await self._settings(interaction.guild_id)
         options = dict(gs.options)
         changes: dict[str, Any] = {}
@@ -481,6 +488,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             changes["default_preset"] = None
         if reset in ("turn_timeout", "all"):
             changes["turn_timeout"] = None
+        if reset in ("notify", "all"):
+            changes["notify"] = None
         if scoring is not None:
             options["scoring"] = scoring
         if hook is not None:
@@ -493,6 +502,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             changes["turn_timeout"] = turn_timeout
         if computers is not None:
             changes["allow_computers"] = computers
+        if notify is not None:
+            changes["notify"] = notify
         changed = {k: v for k, v in changes.items() if getattr(gs, k) != v}
         if changed:
             gs = dataclasses.replace(gs, **changed)
@@ -502,6 +513,19 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             embed=render.settings_embed(
                 gs, bot_turn_timeout=self.service.config.default_turn_timeout),
             ephemeral=True)
+
+    @ohhell.command(name="notify", description="How you are told it is your turn")
+    @app_commands.describe(how="A DM, a mention in the table's channel, or off "
+                               "(leave it out to see your choice)")
+    @app_commands.choices(how=NOTIFY_CHOICES)
+    async def notify(self, interaction: discord.Interaction, how: str | None = None) -> None:
+        uid = interaction.user.id
+        if how is not None:
+            await self.records.set_notify(uid, how)
+        own = await self.records.get_notify(uid)
+        default = (await self._settings(interaction.guild_id)).notify
+        await interaction.response.send_message(
+            render.notify_text(own, default, saved=how is not None), ephemeral=True)
 
     @ohhell.command(name="help", description="How to play Oh Hell here")
     async def help(self, interaction: discord.Interaction) -> None:
@@ -536,7 +560,8 @@ async def setup(bot: commands.Bot) -> None:
         bot, directory, directory.ledger.clock,
         edit_interval=settings.table_edit_interval,
         computer_hold=settings.computer_delay + COMPUTER_HOLD_SLACK,
-        nudge_after=settings.turn_nudge_after, executor=bot.executor)
+        nudge_after=settings.turn_nudge_after, preference=stored_preference(bot.store),
+        executor=bot.executor)
     service = bot.open_tables(presenter)
     await bot.add_cog(OhHell(bot, service, bot.store, presenter))
     bot.add_dynamic_items(*views.DYNAMIC_ITEMS)

@@ -581,6 +581,23 @@ class NudgeText:
     channel: str
 
 
+NOTIFY_WORDS = {"dm": "a DM", "mention": "a mention in the table's channel", "off": "off"}
+
+
+def notify_text(own: str | None, server_default: str | None, *, saved: bool) -> str:
+    """`/ohhell notify`: how this person is told it is their turn, and why."""
+    after = "when your turn has waited a little"
+    if own is not None:
+        how = NOTIFY_WORDS[own]
+        text = (f"Saved: {how}." if saved else f"Your choice: {how}.")
+        if own == "off":
+            return text + " You are not told when it is your turn (your hand DM still shows it)."
+        return text + f" You get it {after}; it goes once you have acted."
+    how = NOTIFY_WORDS[server_default or "dm"]
+    return (f"You have not chosen: this server's default is {how}, {after}. "
+            "Choose with `/ohhell notify how:`.")
+
+
 def table_url(view: TableView) -> str:
     """A jump link to the table message (to the channel while it has none)."""
     base = f"https://discord.com/channels/{view.guild_id}/{view.channel_id}"
@@ -736,7 +753,10 @@ def settings_embed(guild_settings: GuildSettings, *, bot_turn_timeout: int) -> d
              f"Scoring: **{opts.get('scoring') or PRESET_DECIDES}**",
              f"Hook: **{PRESET_DECIDES if hook is None else 'on' if hook else 'off'}**",
              f"Turn timeout: {timeout}",
-             f"Computer players: **{'allowed' if gs.allow_computers else 'not allowed'}**"]
+             f"Computer players: **{'allowed' if gs.allow_computers else 'not allowed'}**",
+             f"Turn notifications: **{NOTIFY_WORDS[gs.notify or 'dm']}**"
+             + ("" if gs.notify else " (the bot's default)")
+             + " for players who chose none (`/ohhell notify`)"]
     e = discord.Embed(title="Oh Hell server defaults", colour=BLUE, description="\n".join(lines))
     e.set_footer(text="A table's own /ohhell start options win over these. "
                       "/ohhell settings reset:<option> puts one back.")

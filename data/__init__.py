@@ -14,6 +14,7 @@ Knows rows and engine types, never Discord. The bot uses only what is exported h
     await store.leaderboard(guild_id, sort="wins") # list[PlayerStats]; ValueError on a bad key
     await store.player_stats(guild_id, user_id)    # PlayerStats | None
     await store.get_settings(guild_id) / save_settings(GuildSettings(...))
+    await store.get_notify(user_id) / set_notify(user_id, "mention")   # NOTIFY_WAYS
     await store.close()
 
 Modules: connection (opening, pragmas, migrations), tables (tables in progress, action log),
@@ -25,7 +26,7 @@ transaction whole, so a save wakes the event loop once), errors.
 from data.connection import DatabaseAddress, parse_address
 from data.errors import ChannelBusy, SchemaTooNew, StoreError, TableNotFound, TableTakenOver
 from data.results import FinishedGame, HandResultRow, RatingChange, SeatResult
-from data.settings import GuildSettings
+from data.settings import NOTIFY_WAYS, GuildSettings
 from data.stats import SORT_KEYS, PlayerStats
 from data.store import RecordedGame, Store
 from data.tables import (
@@ -39,6 +40,7 @@ from data.tables import (
 )
 
 __all__ = [
+    "NOTIFY_WAYS",
     "SORT_KEYS",
     "Action",
     "BrokenTable",

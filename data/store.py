@@ -459,3 +459,12 @@ class Store:
     async def save_settings(self, value: GuildSettings) -> None:
         """Replace the server's settings."""
         await self._statement(*settings.put_settings(value, self._clock()))
+
+    async def get_notify(self, user_id: int) -> str | None:
+        """How this person chose to be told it is their turn ("dm", "mention", "off"), or None
+        when they never chose."""
+        return await self._reading(lambda s: settings.get_notify(s, user_id))
+
+    async def set_notify(self, user_id: int, how: str) -> None:
+        """Store a person's choice (ValueError for anything but "dm", "mention", "off")."""
+        await self._statement(*settings.put_notify(user_id, how, self._clock()))

@@ -91,3 +91,61 @@ async def test_closed_dms_get_a_mention_in_the_channel(h: Harness, clock: Manual
     seat, m = d.awaited()[0]
     await d.act_slash(seat, m)
     assert not still_there(h, n)
+
+
+async def test_a_player_who_chose_mentions_is_mentioned_in_the_channel(
+        h: Harness, clock: ManualClock) -> None:
+    alice, bob, carol = h.member("alice"), h.member("bob"), h.member("carol")
+    d = Driver(h, [alice, bob, carol])
+    for m in (alice, bob, carol):
+        [answer] = await d.slash("ohhell notify", m, how="mention")
+        assert answer.audience == m.id and "Saved" in answer.body["content"]
+    await d.lobby(max_cards=3)
+    slow = await mid_hand(d)
+    await wait(clock, 20)
+    [n] = nudges(h, slow)
+    assert n.why == "mention" and n.channel_id == d.channel
+    assert f"<@{slow.id}>" in n.content
+    others = [m for m in (alice, bob, carol) if m != slow]
+    assert all(nudges(h, m) == [] for m in others)  # the mention pings only them
+    seat, m = d.awaited()[0]
+    await d.act_controls(seat, m)
+    assert not still_there(h, n)  # the channel does not fill up with nudges
+
+
+async def test_off_means_no_notification_not_even_the_warning(
+        boot: Boot, clock: ManualClock) -> None:
+    h = await boot(timeout=60)
+    alice, bob, carol = h.member("alice"), h.member("bob"), h.member("carol")
+    d = Driver(h, [alice, bob, carol])
+    for m in (alice, bob, carol):
+        await d.slash("ohhell notify", m, how="off")
+    await d.lobby(max_cards=3)
+    slow = await mid_hand(d)
+    await wait(clock, 40)
+    assert nudges(h, slow) == []
+    [answer] = [c for c in await d.slash("ohhell notify", slow) if c.is_callback]
+    assert "Your choice: off" in answer.body["content"]
+
+
+async def test_the_server_default_applies_to_those_who_chose_nothing(
+        h: Harness, clock: ManualClock) -> None:
+    admin = h.member("admin", admin=True)
+    [shown] = await h.send(h.slash("ohhell settings", admin, notify="mention"))
+    assert "a mention" in shown.body["embeds"][0]["description"]
+    alice, bob, carol = h.member("alice"), h.member("bob"), h.member("carol")
+    d = Driver(h, [alice, bob, carol])
+    [answer] = await d.slash("ohhell notify", bob)
+    assert "this server's default is a mention" in answer.body["content"]
+    await d.lobby(max_cards=3)
+    slow = await mid_hand(d)
+    own = "dm" if slow != alice else "mention"
+    await d.slash("ohhell notify", slow, how=own)  # their own choice wins over the server's
+    seat, m = d.awaited()[0]
+    await wait(clock, 20)
+    assert [n.why for n in nudges(h, slow)] == [own]
+    await d.act_controls(seat, m)
+    nxt = d.awaited()[0][1]
+    assert nxt != slow  # someone who chose nothing
+    await wait(clock, 20)
+    assert [n.why for n in nudges(h, nxt)] == ["mention"]  # the server's default

@@ -14,8 +14,10 @@ figures are the bot's own cost: interaction in, engine, SQLite commit, presenter
 Prints per-action latency p50/p99 (from the gateway event to the interaction response), REST
 calls per human action and per player action (human and computer moves; besides the
 responses), and the longest event-loop stall (a monitor task measures how late its 2 ms ticks
-wake). Budgets (DESIGN.md section 6): p99 < 10 ms, stall < 50 ms, about one REST call per
-action besides the response.
+wake). Notifications are on as in the bot: a person whose turn waits `--nudge-after` seconds
+(players here act after about --tables / --rate seconds, so some do) gets one nudge, deleted
+once they act; the count is printed. Budgets (DESIGN.md section 6): p99 < 10 ms, stall
+< 50 ms, about one REST call per action besides the response.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click
@@ -61,6 +63,7 @@ class Bench:
         self.counting = False
         self.saves: list[float] = []
         self.computer_moves = 0
+        self.nudges = 0  # turn notifications sent (cogs/nudges.py)
         self.table_of_user: dict[int, int] = {}
         self.changed: dict[int, asyncio.Event] = {}  # table id -> a DM of it was sent
         store: Any = h.bot.store  # type: ignore[attr-defined]
@@ -93,6 +96,8 @@ class Bench:
             if self.counting:
                 kind = "DM" if call.audience is not None else "table"
                 self.rest[f"{call.method} {kind}"] += 1
+                if call.method == "POST" and "⏰" in str((call.json or {}).get("content")):
+                    self.nudges += 1
             if call.audience is not None:  # a DM changed: its person may be able to act
                 table_id = self.table_of_user.get(call.audience)
                 if table_id is not None:
@@ -214,7 +219,8 @@ async def run(args: argparse.Namespace) -> int:
         settings = Settings(discord_token=None, database_path=Path(tmp) / "bench.sqlite3",
                             sync_commands=False, computer_delay=args.computer_delay,
                             computer_workers=0,
-                            default_turn_timeout=args.turn_timeout, dev_guild_id=None)
+                            default_turn_timeout=args.turn_timeout, dev_guild_id=None,
+                            turn_nudge_after=args.nudge_after)
         h = Harness(create_bot(settings))
         await h.start(channels=args.tables)
         bench = Bench(h, args)
@@ -307,6 +313,8 @@ async def run(args: argparse.Namespace) -> int:
     moves = n + bench.computer_moves
     print(f"REST calls per player action (human and computer moves): {rest / moves:.2f} "
           f"({rest} calls, {moves} moves)")
+    print(f"turn notifications (a person's turn waited {args.nudge_after:g} s; each is deleted "
+          f"once they act): {bench.nudges} ({bench.nudges / n:.3f} per human action)")
     print(f"interactions deferred (service slower than {interact.DEFER_AFTER} s): "
           f"{bench.deferred}")
     print(f"longest event-loop stall: {max(stalls) * ms:.1f} ms "
@@ -334,6 +342,9 @@ def main() -> int:
     p.add_argument("--max-cards", type=int, default=2,
                    help="small hands, so most tables finish a hand (new DMs) during the run")
     p.add_argument("--turn-timeout", type=int, default=300)
+    p.add_argument("--nudge-after", type=float, default=20,
+                   help="TURN_NUDGE_AFTER: seconds a person's turn waits before they are "
+                        "notified (0: notifications off)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--gc-threshold", type=int, default=100_000,
                    help="first-generation GC threshold (0: Python's default 700); a click "

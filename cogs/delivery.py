@@ -450,18 +450,28 @@ class Delivery:
         self.tables.set_dm_message(slot.table_id, slot.user_id, slot.hand_number, mid, cid)
         return True
 
-    async def welcome(self, view: TableView, user_id: int, acting: Acting | None) -> None:
-        """A first DM when someone joins: it finds closed DMs while they are still here."""
+    async def welcome(self, view: TableView, user_id: int, acting: Acting | None) -> int | None:
+        """A first DM when someone joins: it finds closed DMs while they are still here.
+        Returns its message id (None when it failed)."""
         try:
             cid = await self._dm_channel(user_id, None)
-            await self._post(cid, render.welcome_dm(view))
+            mid, _ = await self._post(cid, render.welcome_dm(view))
+            return mid
         except discord.Forbidden as err:
             if err.code != DM_CLOSED:
                 log.warning("welcome DM to %s failed: %s", user_id, err)
-                return
+                return None
             self._dm_closed(view.table_id, user_id, acting)
         except discord.HTTPException as err:
             log.warning("welcome DM to %s failed: %s", user_id, err)
+        return None
+
+    async def edit_dm(self, user_id: int, message_id: int, body: render.Render) -> None:
+        """Edit one of this person's DMs once, best effort (a lobby's welcome DM)."""
+        try:
+            await self._edit(await self._dm_channel(user_id, None), message_id, body)
+        except discord.HTTPException as err:
+            log.warning("could not edit a DM of %s: %s", user_id, err)
 
     async def dm_channel(self, user_id: int) -> int:
         """This person's DM channel id (opened once, then remembered)."""

@@ -81,6 +81,7 @@ class TableState:
     dms: dict[int, Slot] = field(default_factory=dict)  # user id -> DM of the latest hand
     departed: dict[int, str] = field(default_factory=dict)  # user id -> "leave" or "kick"
     closing: list[Slot] = field(default_factory=list)  # finished DMs whose last edit is due
+    welcomes: dict[int, int] = field(default_factory=dict)  # user id -> lobby welcome DM
 
     def slots(self) -> list[Slot]:
         return [self.table, *self.dms.values(), *self.closing]
@@ -134,12 +135,23 @@ class DiscordPresenter:
         if table.state is not None or not table.status.active:
             self._update_dms(ts, events, acting)
         for e in events:
+            if (isinstance(e, SeatsChanged) and e.reason in ("leave", "kick")
+                    and e.user_id in ts.welcomes and table.state is None):
+                # out of the lobby: the welcome DM says so (mid-game, the hand DM does)
+                body = render.hand_over_message(table, 0, 0, departed=e.reason)
+                self.delivery.spawn(self.delivery.edit_dm(
+                    e.user_id, ts.welcomes.pop(e.user_id), body))
             if isinstance(e, SeatsChanged) and e.reason == "join" and e.user_id is not None:
                 key = (table.table_id, e.user_id)
-                task = self.delivery.spawn(self.delivery.welcome(ts.view, e.user_id, acting))
+                task = self.delivery.spawn(self._welcome(ts, e.user_id, acting))
                 self._welcomes[key] = task
                 task.add_done_callback(functools.partial(self._welcomed, key))
         self.nudges.observe(table, events)
+
+    async def _welcome(self, ts: TableState, user_id: int, acting: Acting | None) -> None:
+        mid = await self.delivery.welcome(ts.view, user_id, acting)
+        if mid is not None and ts.view.state is None:  # kept while in the lobby only
+            ts.welcomes[user_id] = mid
 
     def _welcomed(self, key: tuple[int, int], task: asyncio.Task[None]) -> None:
         if self._welcomes.get(key) is task:
@@ -198,6 +210,7 @@ class DiscordPresenter:
                              else f"Ended by <@{e.by}>." if e.by else "The table was closed.")
             elif isinstance(e, HandDealt):
                 notes.clear()
+                ts.welcomes.clear()  # dealt: the hand DMs take over
         del notes[:-3]
 
     def _update_dms(self, ts: TableState, events: list[Event], acting: Acting | None) -> None:

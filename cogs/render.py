@@ -507,9 +507,11 @@ def hand_over_message(view: TableView, seat: int, hand_number: int, *,
     left or was removed (`departed`: "leave" or "kick"), that they are out."""
     where = f"<#{view.channel_id}>"
     if departed is not None:
-        text = ("The host removed you from the game" if departed == "kick"
-                else "You left the game") + f" in {where}; a computer plays your seat."
-        title = "You were removed" if departed == "kick" else "You left the game"
+        what = "table" if view.state is None else "game"  # the lobby, or a game in play
+        text = ((f"The host removed you from the {what}" if departed == "kick"
+                 else f"You left the {what}") + f" in {where}"
+                + ("." if view.state is None else "; a computer plays your seat."))
+        title = "You were removed" if departed == "kick" else f"You left the {what}"
         return Render(discord.Embed(title=title, colour=GREY, description=text), None)
     st = view.state
     rec = next((r for r in (st.scoresheet if st else ()) if r.hand_number == hand_number), None)

@@ -85,3 +85,18 @@ async def test_a_kicked_player_is_told_and_one_who_left_sees_it(h: Harness) -> N
     assert "You left the game" in carol_last[1]["title"] and h.components(carol_last[0]) == []
     await d.play_out("slash")
     assert hand_dms(h, bob)[-1] == bob_last  # nothing more for the one who is out
+
+
+async def test_a_player_kicked_from_the_lobby_is_told_in_their_welcome_dm(h: Harness) -> None:
+    alice, bob, carol = h.member("alice"), h.member("bob"), h.member("carol")
+    d = Driver(h, [alice, bob, carol])
+    await d.slash("ohhell start", alice)
+    await d.slash("ohhell join", bob)
+    await d.slash("ohhell join", carol)
+    await d.slash("ohhell kick", alice, member=bob)
+    await d.slash("ohhell leave", carol)
+    [(_, bob_dm)] = dm_embeds(h, bob)
+    assert bob_dm["title"] == "You were removed" and "removed you from the table" in (
+        bob_dm["description"])
+    [(_, carol_dm)] = dm_embeds(h, carol)
+    assert carol_dm["title"] == "You left the table"

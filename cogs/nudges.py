@@ -109,7 +109,7 @@ class Nudger:
         self.bot, self.clock, self.after = bot, clock, after
         self.preference = preference
         self._dm_channel = dm_channel
-        self._turns: dict[tuple[int, int], Turn] = {}
+        self._turns: dict[int, dict[int, Turn]] = {}  # table id -> user id -> their turn
         self._posted: dict[tuple[int, int], Posted] = {}  # (table, user) -> the nudge shown
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -138,17 +138,17 @@ class Nudger:
             elif isinstance(e, TimerWarning):
                 for seat in e.seats:
                     self._warn(view, seat, e.deadline)
+        turns = self._turns.get(tid, {})
         if not view.status.active:
-            for key in [k for k in self._turns if k[0] == tid]:
-                self._end(*key)
+            for uid in list(turns):
+                self._end(tid, uid)
             for key in [k for k in self._posted if k[0] == tid]:
                 self._spawn(self._remove(key))
             for key in [k for k in self._locks if k[0] == tid]:
                 if not self._locks[key].locked() and key not in self._posted:
                     del self._locks[key]
-        for turn in self._turns.values():
-            if turn.table_id == tid:
-                turn.view = view
+        for turn in turns.values():
+            turn.view = view
 
     def _turn_changed(self, view: TableView, e: TurnChanged) -> None:
         tid = view.table_id
@@ -158,18 +158,18 @@ class Nudger:
             if sv is None or sv.user_id is None or sv.autopilot:
                 continue
             people.add(sv.user_id)
-            key = (tid, sv.user_id)
-            if key not in self._turns:
+            turns = self._turns.setdefault(tid, {})
+            if sv.user_id not in turns:
                 turn = Turn(tid, sv.user_id, view, awaits=e.awaits)
-                self._turns[key] = turn
+                turns[sv.user_id] = turn
                 if self.after > 0:
                     turn.due = self.clock.now() + timedelta(seconds=self.after)
                     self._due.append(turn)
                     self._wake.set()
                     if self._scheduler is None or self._scheduler.done():
                         self._scheduler = self._spawn(self._serve())
-        for key in [k for k in self._turns if k[0] == tid and k[1] not in people]:
-            self._end(*key)
+        for uid in [u for u in self._turns.get(tid, {}) if u not in people]:
+            self._end(tid, uid)
 
     def _end(self, table_id: int, user_id: int | None) -> None:
         """The person's turn is over (they acted, a computer moved, they left): no nudge for
@@ -177,9 +177,12 @@ class Nudger:
         if user_id is None:
             return
         key = (table_id, user_id)
-        turn = self._turns.pop(key, None)
+        turns = self._turns.get(table_id)
+        turn = turns.pop(user_id, None) if turns is not None else None
         if turn is not None:
             turn.ended = True
+        if turns is not None and not turns:
+            del self._turns[table_id]
         if key in self._posted:
             self._spawn(self._remove(key))
 
@@ -187,10 +190,10 @@ class Nudger:
         sv = view.seats[seat] if 0 <= seat < len(view.seats) else None
         if sv is None or sv.user_id is None or sv.autopilot:
             return
-        turn = self._turns.get((view.table_id, sv.user_id))
+        turns = self._turns.setdefault(view.table_id, {})
+        turn = turns.get(sv.user_id)
         if turn is None:
-            turn = Turn(view.table_id, sv.user_id, view)
-            self._turns[(view.table_id, sv.user_id)] = turn
+            turn = turns[sv.user_id] = Turn(view.table_id, sv.user_id, view)
         turn.warned = True
         self._spawn(self._send(turn, render.warning_nudge(view, sv.user_id, deadline)))
 
@@ -278,7 +281,8 @@ class Nudger:
             posted = self._posted.pop(key, None)
             if posted is not None:
                 await self._delete(posted)
-        if key not in self._turns and key not in self._posted and not lock.locked():
+        waiting = key[1] in self._turns.get(key[0], {})
+        if not waiting and key not in self._posted and not lock.locked():
             self._locks.pop(key, None)
 
     async def _delete(self, posted: Posted) -> None:

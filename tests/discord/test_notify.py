@@ -149,3 +149,19 @@ async def test_the_server_default_applies_to_those_who_chose_nothing(
     assert nxt != slow  # someone who chose nothing
     await wait(clock, 20)
     assert [n.why for n in nudges(h, nxt)] == ["mention"]  # the server's default
+
+
+async def test_an_ended_table_takes_its_nudges_down_and_keeps_nothing(
+        h: Harness, clock: ManualClock) -> None:
+    alice, bob, carol = h.member("alice"), h.member("bob"), h.member("carol")
+    d = Driver(h, [alice, bob, carol])
+    await d.lobby(max_cards=3)
+    slow = await mid_hand(d)
+    await wait(clock, 20)
+    [n] = nudges(h, slow)
+    await d.slash("ohhell end", alice)
+    assert not still_there(h, n)
+    await wait(clock, 60)
+    assert len(nudges(h, slow)) == 1
+    nudger = h.bot.presenter.nudges  # type: ignore[attr-defined]
+    assert (nudger._turns, nudger._posted, nudger._locks) == ({}, {}, {})

@@ -9,6 +9,7 @@ game with fewer than two humans changes no rating.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -121,6 +122,13 @@ class FinishedGame:
             preset=rules.name, rules_json=rules.model_dump_json(), seats=results, hands=hands
         )
 
+    def _nobody_may_win(self) -> bool:
+        """Quick's rule: the winner made the exact bid, so a hand nobody made has no winner."""
+        try:
+            return bool(json.loads(self.rules_json).get("winner_rule") == "exact_bid")
+        except (ValueError, AttributeError):
+            return False
+
     def check(self) -> None:
         """Raise StoreError when the result contradicts itself (so nothing half-true is stored)."""
         count = len(self.seats)
@@ -136,7 +144,7 @@ class FinishedGame:
                 raise StoreError(f"seat {seat.seat} has placing {seat.placing} of {count}")
             if seat.winner and seat.placing != 1:
                 raise StoreError(f"seat {seat.seat} is a winner but placed {seat.placing}")
-        if not any(s.winner for s in self.seats):
+        if not any(s.winner for s in self.seats) and not self._nobody_may_win():
             raise StoreError("a finished game needs at least one winner")
         numbers = [h.hand_number for h in self.hands]
         if len(numbers) != len(set(numbers)):

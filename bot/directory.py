@@ -38,6 +38,7 @@ class TableDirectory:
         self._by_channel: dict[int, int] = {}
         self._flushers: dict[int, asyncio.Task[None]] = {}
         self._last_games: OrderedDict[int, TableView] = OrderedDict()  # channel -> closed game
+        self._gone: OrderedDict[int, str] = OrderedDict()  # table -> why it closed (refusals)
 
     # ---- the registry (the service's) ----------------------------------------------------------
 
@@ -59,8 +60,14 @@ class TableDirectory:
         """The live table; TableError when it is closed or unknown."""
         t = self._tables.get(table_id)
         if t is None:
-            raise TableError(CLOSED)
+            raise TableError(self._gone.get(table_id, CLOSED))
         return t
+
+    def closed_because(self, table_id: int, why: str) -> None:
+        """Remember why a table closed, so a control used later says so (bounded)."""
+        self._gone[table_id] = why
+        while len(self._gone) > LAST_GAMES_KEPT:
+            self._gone.popitem(last=False)
 
     def holds(self, table_id: int) -> bool:
         return table_id in self._tables

@@ -27,7 +27,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot import computer
@@ -71,6 +71,11 @@ from engine import (
 )
 
 log = logging.getLogger(__name__)
+
+GONE_CHANNEL = ("This game ended because its channel was deleted; no result was recorded. "
+                "Start a new game with /ohhell start in another channel.")
+GONE_GUILD = "This game ended because the bot was removed from the server; no result was recorded."
+
 
 @dataclass(slots=True)
 class ResumeReport:
@@ -119,6 +124,7 @@ class TableService:
             self._ledger, self.config, self.clock, self._executor, decide or computer.decide
         )
         self._turns = Turns(self.directory, presenter, self._timers, self._computers, self.config)
+        self._paused_at: datetime | None = None  # when the gateway was lost, while it is
 
     # ---- reads (synchronous, lock-free: safe inside publish) ----------------------------------
 
@@ -425,6 +431,71 @@ class TableService:
             return Action("end", user_id=user_id)
 
         return await self._act(table_id, act)
+
+    # ---- the channel, thread or server is gone (Discord said so) ------------------------------
+
+    async def channel_gone(self, channel_id: int) -> list[int]:
+        """The channel or thread was deleted: its table ends (cancelled, no result, never
+        resumed) and its controls are refused in plain words. Returns the tables ended."""
+        found = self.directory.find_table(channel_id)
+        if found is None:
+            return []
+        await self._close_for(found.table_id, "channel deleted", GONE_CHANNEL)
+        return [found.table_id]
+
+    async def guild_gone(self, guild_id: int) -> list[int]:
+        """The bot was removed from the server (not an outage): every table of it ends as in
+        `channel_gone`. Returns the tables ended."""
+        ended = []
+        for view in self.directory.tables():
+            if view.guild_id == guild_id:
+                await self._close_for(view.table_id, "bot removed", GONE_GUILD)
+                ended.append(view.table_id)
+        return ended
+
+    async def _close_for(self, table_id: int, reason: str, refusal: str) -> None:
+        def act(t: LiveTable, events: list[Event]) -> Action:
+            t.status = TableStatus.CANCELLED
+            t.deadline = None
+            events.append(TableCancelled(by=None, reason=reason))
+            return Action("end", payload={"reason": reason})
+
+        with contextlib.suppress(TableError):  # closed meanwhile
+            await self._act(table_id, act)
+        self.directory.closed_because(table_id, refusal)
+
+    # ---- the gateway connection ----------------------------------------------------------------
+
+    def pause_timers(self) -> None:
+        """The bot lost the gateway: no interactions arrive, so no turn may time out. Every
+        waiting turn timer stops; `resume_timers` gives the time that was left back."""
+        if self._paused_at is None:
+            self._paused_at = self.clock.now()
+            self._timers.pause()
+            log.info("gateway lost: turn timers paused")
+
+    async def resume_timers(self) -> None:
+        """The gateway is back (resumed or reconnected): every awaited turn gets the time it
+        had left when the connection went (a turn that began during the outage, a whole
+        turn), saved and shown, and its timer runs again."""
+        paused_at, self._paused_at = self._paused_at, None
+        if paused_at is None:
+            return
+        self._timers.resume()
+        now = self.clock.now()
+        for t in self.directory.live():
+            async with t.lock:
+                if t.status is not TableStatus.PLAYING or t.deadline is None:
+                    continue
+                left = min(float(t.turn_timeout), (t.deadline - paused_at).total_seconds())
+                t.deadline = now + timedelta(seconds=max(0.0, left))
+                try:
+                    await self._ledger.commit(t, None, [], moved=False)
+                except Exception:
+                    log.exception("could not save the new deadline of table %s", t.id)
+                await self._turns.follow(t, [], moved=True)
+        log.info("gateway back after %.0f s: turn timers run again",
+                 (now - paused_at).total_seconds())
 
     # ---- presenter bookkeeping (synchronous; persisted soon after, safe inside publish) ---------
 

@@ -30,6 +30,7 @@ class TurnTimers:
         self._tasks: dict[int, tuple[datetime, asyncio.Task[None]]] = {}
         self._busy: set[int] = set()
         self._closed = False
+        self._paused = False
 
     def arm(self, t: LiveTable, *, warn: Moment, expire: Moment) -> None:
         """(Re)start the task for the table's current deadline (none: no task). A task
@@ -43,7 +44,7 @@ class TurnTimers:
                     self._tasks[t.id] = held
                     return
                 task.cancel()
-        if t.deadline is not None and not self._closed:
+        if t.deadline is not None and not self._closed and not self._paused:
             task = asyncio.create_task(self._run(t, t.deadline, warn, expire))
             self._tasks[t.id] = (t.deadline, task)
 
@@ -52,6 +53,23 @@ class TurnTimers:
         held = self._tasks.pop(t.id, None)
         if held is not None and held[1] is not asyncio.current_task():
             held[1].cancel()
+
+    def pause(self) -> None:
+        """Stop every timer still waiting (one handling its moment finishes) and arm none
+        until `resume`: the deadlines stay on the tables, to be moved on by the caller."""
+        self._paused = True
+        for table_id, (_, task) in list(self._tasks.items()):
+            if table_id not in self._busy and task is not asyncio.current_task():
+                task.cancel()
+                del self._tasks[table_id]
+
+    def resume(self) -> None:
+        """Arm timers again (the caller re-arms each table)."""
+        self._paused = False
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
 
     @property
     def busy(self) -> bool:

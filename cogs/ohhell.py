@@ -26,6 +26,7 @@ from bot.records import GuildSettings, Records
 from bot.service import TableService
 from bot.tree import answer, report
 from cogs import render, views
+from cogs.gateway import Gateway
 from cogs.interact import Acting, acting_as
 from cogs.nudges import stored_preference
 from cogs.presenter import COMPUTER_HOLD_SLACK, DiscordPresenter
@@ -564,4 +565,5 @@ async def setup(bot: commands.Bot) -> None:
         executor=bot.executor)
     service = bot.open_tables(presenter)
     await bot.add_cog(OhHell(bot, service, bot.store, presenter))
+    await bot.add_cog(Gateway(service))
     bot.add_dynamic_items(*views.DYNAMIC_ITEMS)

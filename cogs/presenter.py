@@ -69,6 +69,8 @@ from cogs.interact import Acting, current_acting
 from cogs.nudges import NUDGE_AFTER, Nudger, Preference, always_dm
 
 log = logging.getLogger(__name__)
+GONE = ("channel deleted", "bot removed")
+"""TableCancelled reasons whose table message can no longer be reached."""
 
 
 @dataclass(eq=False)
@@ -131,7 +133,10 @@ class DiscordPresenter:
             ts.table.message_id = table.message_id
         acting = current_acting(table.table_id)
         self._remember(ts, events)
-        self.delivery.update(ts.table, table, None, acting)
+        if any(isinstance(e, TableCancelled) and e.reason in GONE for e in events):
+            ts.table.sent = ts.table.version  # its channel is gone: nothing to edit or post
+        else:
+            self.delivery.update(ts.table, table, None, acting)
         if table.state is not None or not table.status.active:
             self._update_dms(ts, events, acting)
         for e in events:

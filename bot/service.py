@@ -45,7 +45,7 @@ from bot.events import (
     TableCancelled,
     TableOpened,
 )
-from bot.guard import Guard
+from bot.guard import Guard, step_letter
 from bot.models import TableOptions, TableStatus, TableView
 from bot.moves import perform, sentence
 from bot.narrate import hand_dealt
@@ -703,7 +703,9 @@ class TableService:
             t.deadline = None
             events.append(TableCancelled(by=user_id, reason="everyone left"))
         elif user_id == t.host_id:
-            t.host_id = t.seats[humans[0]].user_id  # type: ignore[assignment]
+            new_host = t.seats[humans[0]].user_id
+            assert new_host is not None  # humans() lists seats a person sits in
+            t.host_id = new_host
 
     # ---- checks (raise TableError, change nothing) ---------------------------------------------
 
@@ -786,21 +788,21 @@ def _hand_guard(hand_number: int | None) -> Guard | None:
 def _done_at(game: Game, seat: int, guard: Guard) -> str | None:
     """What `seat` did at the decision `guard` names in the hand in play ("played K♣"), or
     None when it has not taken that decision. Names only cards already on the table."""
-    if guard.step == "p":
+    if guard.step == step_letter(Play):
         tricks = game.tricks_played
         trick = (tricks[guard.trick_number - 1] if 0 < guard.trick_number <= len(tricks)
                  else game.current_trick if guard.trick_number == game.trick_number else [])
         card = next((c for s, c in trick if s == seat), None)
         return None if card is None else f"played {card}"
-    if guard.step == "b":
+    if guard.step == step_letter(Bid):
         bid = game.bids[seat]
         return None if bid is None else f"bid {bid}"
-    if guard.step == "n":
+    if guard.step == step_letter(NameTrump):
         suit = game.trump_suit
         if seat != game.dealer or game.phase is Phase.TRUMP_CHOICE or suit is None:
             return None
         return f"named {suit.label} trump"
-    if guard.step == "d":
+    if guard.step == step_letter(Discard):
         return "discarded" if game.discarded[seat] else None
     return None
 

@@ -53,6 +53,16 @@ def trump_text(card: Card | None, suit: Suit | None, super_trump: Card | None = 
     return text + (f", Super Trump {super_trump}" if super_trump is not None else "")
 
 
+def dealt_text(view: TableView, hand_size: int) -> str:
+    """ "3 cards", or where cards are discarded (Ouch) "12 cards dealt, 2 discarded: 10 tricks"."""
+    discards = view.rules.discards_for(len(view.seats)) if view.rules is not None else 0
+    if not discards:
+        return _cards(hand_size)
+    tricks = hand_size - discards
+    return (f"{_cards(hand_size)} dealt, {discards} discarded: "
+            f"{tricks} trick{'s' if tricks != 1 else ''}")
+
+
 def dealt_trump_text(view: TableView, event: HandDealt) -> str:
     """The trump as a hand is dealt: where the dealer names it, "the dealer names it", never
     "no trump" (which it is only until then)."""
@@ -204,8 +214,8 @@ class TerminalPresenter:
                 of = f" of {total}" if total else ""
                 return [
                     "",
-                    f"=== Hand {event.hand_number}{of}: {_cards(event.hand_size)}, dealer "
-                    f"{n(view, event.dealer)}, trump {dealt_trump_text(view, event)} ===",
+                    f"=== Hand {event.hand_number}{of}: {dealt_text(view, event.hand_size)}, "
+                    f"dealer {n(view, event.dealer)}, trump {dealt_trump_text(view, event)} ===",
                 ]
             case TrumpChosen(seat=seat, suit=suit):
                 return [f"{self.does(view, seat, 'names')} trump: {trump_text(None, suit)}."]

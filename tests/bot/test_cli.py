@@ -186,3 +186,11 @@ def test_ctrl_c_stops_at_once_with_one_line(tmp_path: Path) -> None:
         f"Stopped. The game is kept in {db}: the same command goes on where you stopped."]
     again = _run(["play", "--database", str(db)], cwd=tmp_path, stdin="q\n")
     assert "Resuming the unfinished game" in again.stdout
+
+
+def test_ouch_says_cards_dealt_and_tricks_played(tmp_path: Path) -> None:
+    result = _run(["play", "--preset", "ouch", "--players", "3", "--max-cards", "4", "--seed",
+                   "1", "--auto", "--level", "random"], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "=== Hand 1 of" in result.stdout
+    assert ": 4 cards dealt, 2 discarded: 2 tricks, dealer" in result.stdout

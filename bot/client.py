@@ -20,6 +20,7 @@ from typing import Any
 
 import discord
 from discord.ext import commands
+from discord.http import handle_message_parameters
 
 from bot.clock import Clock, SystemClock
 from bot.command_sync import SyncRecord, payload_digest, record_path, sync_target
@@ -34,6 +35,10 @@ from bot.tree import AnsweringTree
 from data import Store, StoreError, parse_address
 
 log = logging.getLogger(__name__)
+
+BROKEN_NOTICE = ("The Oh Hell game in this channel could not be restored after the bot "
+                 "restarted: its saved state did not check out, so it was set aside and no "
+                 "result was recorded. Sorry! Start a new game with /ohhell start.")
 
 EXTENSIONS: tuple[str, ...] = ("cogs.ohhell",)
 """The cogs loaded at start-up, by name (bot/ never imports cogs/ directly)."""
@@ -179,6 +184,7 @@ class OhHellBot(commands.Bot):
             len(self.resume_report.resumed),
             len(self.resume_report.broken),
         )
+        await self._tell_broken(self.resume_report)
         tune_garbage_collector()
         if self.application_id is not None:
             log.info("add the bot to a server with %s", invite_url(self.application_id))
@@ -187,6 +193,20 @@ class OhHellBot(commands.Bot):
         if settings.heartbeat_path is not None:
             beats = heartbeat_loop(settings.heartbeat_path, lambda: self.is_connected())
             self._heartbeat = asyncio.create_task(beats, name="heartbeat")
+
+    async def _tell_broken(self, report: ResumeReport) -> None:
+        """Say in its channel that a table was set aside (its saved game did not check out),
+        so its players are not left waiting on it."""
+        for table_id, _reason in report.broken:
+            channel_id = report.channels.get(table_id)
+            if channel_id is None:
+                continue
+            try:
+                with handle_message_parameters(content=BROKEN_NOTICE) as params:
+                    await self.http.send_message(channel_id, params=params)
+            except (discord.HTTPException, OSError) as err:
+                log.warning("could not tell channel %s that table %s is broken: %s",
+                            channel_id, table_id, err)
 
     def is_connected(self) -> bool:
         """Connected to the gateway right now (false while it reconnects)."""

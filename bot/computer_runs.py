@@ -187,7 +187,8 @@ class ComputerRuns:
         """Under the lock, on the game the plan was made for: apply and commit the move (a
         random one if the computer's is illegal); return its events. Undone if the save fails."""
         seat, level = plan.seat, plan.level
-        memento = t.memento()
+        memento, saves = t.memento(), t.saves
+        told: list[Event] = []
         try:
             try:
                 action, told = perform(t, seat, move, by=plan.why, level=level)
@@ -196,9 +197,16 @@ class ComputerRuns:
                 move = computer.random_move(plan.view, plan.seed)
                 action, told = perform(t, seat, move, by=plan.why, level=level)
             await self._ledger.commit(t, action, told, moved=True)
-        except BaseException:
-            t.restore(memento)
+        except asyncio.CancelledError:
+            if self._ledger.landed(t, saves):
+                t.unpublished.extend(told)  # committed: whoever publishes next tells it
+            else:
+                t.restore(memento)
             raise
+        except BaseException:
+            if not self._ledger.landed(t, saves):
+                t.restore(memento)
+                raise
         return told
 
 

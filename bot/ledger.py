@@ -2,24 +2,35 @@
 
 Every change to a table goes through `Ledger.commit` before anyone is told of it (DESIGN.md
 section 4): the row carries the deadline of the turn that follows, so timers survive a restart.
+
+A write may land although its caller never hears so (the store finishes a write whose caller
+was cancelled; a connection may drop after the commit): such a write is "may have landed", never
+"failed". A cancelled caller waits for its write's outcome; a failed one reads the table's save
+counter back from the store. When it landed, the table in memory counts it as saved (`t.saves`
+moves on) and the caller keeps the move instead of undoing it (see `landed`), so the move is
+never made, and logged, a second time.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable
 from dataclasses import replace
+from typing import TypeVar
 
 from bot.clock import Clock
 from bot.config import ServiceConfig
 from bot.events import Event, GameOver, RatingChange, Standing
 from bot.models import TableStatus
 from bot.table import LiveTable
-from data import Action, FinishedGame, Store, StoreError
+from data import Action, FinishedGame, Store, StoreError, TableRecord
 from data import Seat as StoredSeat
 from data import TableStatus as StoredStatus
 from engine import Phase
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class Ledger:
@@ -58,12 +69,48 @@ class Ledger:
         if pending and action is None:
             name, payload = pending[0]
             action, pending = Action(name, payload=payload), pending[1:]
-        await self.store.save_table(record, action)
+        try:
+            await self._save(record, action)
+        except BaseException:
+            if not await self._landed(t, record):
+                raise
+            t.pending_log = pending  # the rest waits for the next save
+            self._saved(t, record, 1)
+            raise
         for name, payload in pending:
             await self.store.save_table(record, Action(name, payload=payload))
         t.pending_log = []
-        t.saves += 1 + len(pending)
+        self._saved(t, record, 1 + len(pending))
+
+    @staticmethod
+    def _saved(t: LiveTable, record: TableRecord, saves: int) -> None:
+        t.saves += saves
         t.saved_game_json = record.snapshot_json
+
+    @staticmethod
+    def landed(t: LiveTable, saves_before: int) -> bool:
+        """After `commit` raised: True when its write landed all the same (keep the move, tell
+        it later), False when it did not (undo it)."""
+        return t.saves != saves_before
+
+    async def _save(self, record: TableRecord, action: Action | None) -> None:
+        """store.save_table; when the caller is cancelled, wait for the write's outcome (the
+        store finishes it anyway) before the cancellation goes on."""
+        await _outlive_cancel(self.store.save_table(record, action))
+
+    async def _landed(self, t: LiveTable, record: TableRecord) -> bool:
+        """Did the save of `record` land although commit saw it fail or was cancelled? The
+        store's save counter says: it moved past the record's."""
+        try:
+            stored = await _outlive_cancel(self.store.get_table(t.id))
+        except Exception:
+            log.exception("could not read table %s back after a failed save", t.id)
+            return False
+        landed = stored is not None and stored.saves > record.saves
+        if landed:
+            log.warning("table %s: a save reported as failed or cancelled had landed; "
+                        "keeping it", t.id)
+        return landed
 
     async def finish(self, t: LiveTable, events: list[Event], action: Action | None) -> None:
         """Record a finished game (result and ratings in one transaction) and announce it."""
@@ -114,6 +161,17 @@ class Ledger:
         events.append(
             GameOver(standings=standings, winners=tuple(game.winners), rating_changes=changes)
         )
+
+
+async def _outlive_cancel(call: Awaitable[T]) -> T:
+    """Await `call` in its own task; if the caller is cancelled meanwhile, wait for the call to
+    end (its result is then learned by reading back), and raise the CancelledError after."""
+    task = asyncio.ensure_future(call)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await asyncio.wait([task])
+        raise
 
 
 __all__ = ["Ledger"]

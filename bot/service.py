@@ -47,7 +47,7 @@ from bot.events import (
 )
 from bot.guard import Guard, step_letter
 from bot.models import TableOptions, TableStatus, TableView
-from bot.moves import perform, sentence
+from bot.moves import perform, replay, sentence
 from bot.narrate import hand_dealt
 from bot.presenter import Presenter
 from bot.table import LiveSeat, LiveTable
@@ -83,6 +83,8 @@ class ResumeReport:
 
     resumed: list[int] = field(default_factory=list)
     broken: list[tuple[int, str]] = field(default_factory=list)
+    channels: dict[int, int] = field(default_factory=dict)
+    """The channel of each broken table (to say there that it was set aside)."""
 
 
 class TableService:
@@ -533,6 +535,7 @@ class TableService:
         for broken in loaded.broken:
             log.warning("table %s cannot be resumed: %s", broken.table.id, broken.reason)
             report.broken.append((broken.table.id, broken.reason))
+            report.channels[broken.table.id] = broken.table.channel_id
         for record in loaded.ok:
             if self.directory.holds(record.id):
                 continue
@@ -544,6 +547,7 @@ class TableService:
                 with contextlib.suppress(StoreError):
                     await self.store.mark_broken(record.id, reason)
                 report.broken.append((record.id, reason))
+                report.channels[record.id] = record.channel_id
                 continue
             self.directory.add(t)
             report.resumed.append(t.id)
@@ -571,6 +575,17 @@ class TableService:
             raise ValueError("a game in play has no snapshot")
         if t.game is not None and t.game.players != len(t.seats):
             raise ValueError(f"the snapshot has {t.game.players} seats, the table {len(t.seats)}")
+        if t.game is not None and record.snapshot_json is not None:
+            # The action log must tell the very game the snapshot holds (DESIGN.md section 4):
+            # one that does not was damaged, and is set aside, not resumed.
+            rules = Rules.model_validate_json(record.rules_json)
+            try:
+                told = replay(rules, await self.store.actions(record.id))
+            except ValueError as err:
+                raise ValueError(f"the action log does not replay to the saved game: {err}") \
+                    from None
+            if told is None or told.to_json() != record.snapshot_json:
+                raise ValueError("the action log does not replay to the saved game")
         if t.deadline is not None and t.game is not None:
             # The warning moment may have passed while the bot was down: warn no more.
             t.warned = self.clock.now() >= t.deadline - timedelta(seconds=t.turn_timeout / 2)
@@ -665,7 +680,7 @@ class TableService:
             if not t.status.active:
                 raise TableError("This table is closed: the game is over or was ended.")
             events: list[Event] = []
-            memento = t.memento()
+            memento, saves = t.memento(), t.saves
             try:
                 action = act(t, events)
             except TableError:
@@ -673,9 +688,17 @@ class TableService:
                 raise
             try:
                 await self._ledger.commit(t, action, events, moved=moved)
-            except BaseException:
-                t.restore(memento)
+            except asyncio.CancelledError:
+                if not self._ledger.landed(t, saves):
+                    t.restore(memento)
+                else:  # committed: told with the next publish
+                    t.unpublished.extend(events)
                 raise
+            except BaseException:
+                if not self._ledger.landed(t, saves):
+                    t.restore(memento)
+                    raise
+                # a failure after the write landed: the action stands, as if all went well
             await self._turns.follow(t, events, moved=moved)
             return t.view()
 

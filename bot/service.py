@@ -127,6 +127,7 @@ class TableService:
         )
         self._turns = Turns(self.directory, presenter, self._timers, self._computers, self.config)
         self._paused_at: datetime | None = None  # when the gateway was lost, while it is
+        self._guild_outages: dict[int, datetime] = {}  # unavailable server -> since when
 
     # ---- reads (synchronous, lock-free: safe inside publish) ----------------------------------
 
@@ -449,6 +450,9 @@ class TableService:
         """The bot was removed from the server (not an outage): every table of it ends as in
         `channel_gone`. Returns the tables ended."""
         ended = []
+        if self._guild_outages.pop(guild_id, None) is not None:
+            self._timers.resume({v.table_id for v in self.directory.tables()
+                                 if v.guild_id == guild_id})
         for view in self.directory.tables():
             if view.guild_id == guild_id:
                 await self._close_for(view.table_id, "bot removed", GONE_GUILD)
@@ -484,8 +488,31 @@ class TableService:
         if paused_at is None:
             return
         self._timers.resume()
+        await self._give_time_back(self.directory.live(), paused_at)
+
+    def pause_guild(self, guild_id: int) -> None:
+        """A server is unavailable (a Discord outage, not a removal): its players cannot act,
+        so its tables' turn timers pause until `resume_guild`."""
+        if guild_id in self._guild_outages:
+            return
+        self._guild_outages[guild_id] = self.clock.now()
+        self._timers.pause({t.id for t in self.directory.live() if t.guild_id == guild_id})
+        log.info("server %s unavailable: its turn timers paused", guild_id)
+
+    async def resume_guild(self, guild_id: int) -> None:
+        """The server is back: its awaited turns get the time they had left."""
+        paused_at = self._guild_outages.pop(guild_id, None)
+        if paused_at is None:
+            return
+        tables = [t for t in self.directory.live() if t.guild_id == guild_id]
+        self._timers.resume({t.id for t in tables})
+        await self._give_time_back(tables, paused_at)
+
+    async def _give_time_back(self, tables: list[LiveTable], paused_at: datetime) -> None:
+        """Each awaited turn of `tables` gets the time it had left at `paused_at` (a whole
+        turn if it began after), saved and shown, and its timer runs again."""
         now = self.clock.now()
-        for t in self.directory.live():
+        for t in tables:
             async with t.lock:
                 if t.status is not TableStatus.PLAYING or t.deadline is None:
                     continue
@@ -496,7 +523,7 @@ class TableService:
                 except Exception:
                     log.exception("could not save the new deadline of table %s", t.id)
                 await self._turns.follow(t, [], moved=True)
-        log.info("gateway back after %.0f s: turn timers run again",
+        log.info("%d tables got back the turn time of a %.0f s outage", len(tables),
                  (now - paused_at).total_seconds())
 
     # ---- presenter bookkeeping (synchronous; persisted soon after, safe inside publish) ---------

@@ -31,6 +31,7 @@ class TurnTimers:
         self._busy: set[int] = set()
         self._closed = False
         self._paused = False
+        self._held: set[int] = set()  # tables whose timers are paused (their server is down)
 
     def arm(self, t: LiveTable, *, warn: Moment, expire: Moment) -> None:
         """(Re)start the task for the table's current deadline (none: no task). A task
@@ -44,7 +45,8 @@ class TurnTimers:
                     self._tasks[t.id] = held
                     return
                 task.cancel()
-        if t.deadline is not None and not self._closed and not self._paused:
+        if t.deadline is not None and not self._closed and not self._paused \
+                and t.id not in self._held:
             task = asyncio.create_task(self._run(t, t.deadline, warn, expire))
             self._tasks[t.id] = (t.deadline, task)
 
@@ -54,18 +56,27 @@ class TurnTimers:
         if held is not None and held[1] is not asyncio.current_task():
             held[1].cancel()
 
-    def pause(self) -> None:
-        """Stop every timer still waiting (one handling its moment finishes) and arm none
-        until `resume`: the deadlines stay on the tables, to be moved on by the caller."""
-        self._paused = True
+    def pause(self, table_ids: set[int] | None = None) -> None:
+        """Stop every timer still waiting (one handling its moment finishes), or only those
+        of `table_ids`, and arm none of them until `resume`: the deadlines stay on the tables,
+        to be moved on by the caller."""
+        if table_ids is None:
+            self._paused = True
+        else:
+            self._held |= table_ids
         for table_id, (_, task) in list(self._tasks.items()):
+            if table_ids is not None and table_id not in table_ids:
+                continue
             if table_id not in self._busy and task is not asyncio.current_task():
                 task.cancel()
                 del self._tasks[table_id]
 
-    def resume(self) -> None:
-        """Arm timers again (the caller re-arms each table)."""
-        self._paused = False
+    def resume(self, table_ids: set[int] | None = None) -> None:
+        """Arm timers again, all or those of `table_ids` (the caller re-arms each table)."""
+        if table_ids is None:
+            self._paused = False
+        else:
+            self._held -= table_ids
 
     @property
     def paused(self) -> bool:

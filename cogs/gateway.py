@@ -4,7 +4,8 @@ connection pauses the turn timers until discord.py has resumed or reconnected (D
 while it is down no interactions arrive, so running timers would put players on autopilot).
 
 GUILD_DELETE with `unavailable: true` is an outage, not a removal: discord.py dispatches it as
-`on_guild_unavailable`, which ends nothing.
+`on_guild_unavailable`, which ends nothing but pauses that server's turn timers until the
+server is back (`on_guild_available`, from its GUILD_CREATE).
 """
 
 from __future__ import annotations
@@ -43,6 +44,14 @@ class Gateway(commands.Cog):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         ended = await self.service.guild_gone(guild.id)
         log.info("removed from server %s: ended tables %s", guild.id, ended)
+
+    @commands.Cog.listener()
+    async def on_guild_unavailable(self, guild: discord.Guild) -> None:
+        self.service.pause_guild(guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self.service.resume_guild(guild.id)
 
     @commands.Cog.listener()
     async def on_disconnect(self) -> None:

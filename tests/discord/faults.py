@@ -254,6 +254,22 @@ class Faults:
             payload["unavailable"] = True
         await self.h.dispatch(payload, "GUILD_DELETE")
 
+    async def guild_available(self) -> None:
+        """GUILD_CREATE for the harness's guild after an outage (discord.py: on_guild_available)."""
+        h = self.h
+        everyone = {"id": str(h.guild_id), "name": "@everyone",
+                    "permissions": str(h.guild.default_role.permissions.value), "position": 0,
+                    "color": 0, "hoist": False, "managed": False, "mentionable": False}
+        channels = [{"id": str(c.id), "type": 0, "name": c.name, "position": 0,
+                     "permission_overwrites": [], "guild_id": str(h.guild_id)}
+                    for c in h.guild.text_channels]
+        await h.dispatch({"id": str(h.guild_id), "name": "Card Room", "icon": None,
+                          "owner_id": "1", "roles": [everyone], "channels": channels,
+                          "members": [], "emojis": [], "features": [], "member_count": 2,
+                          "unavailable": False, "threads": [], "stickers": [],
+                          "joined_at": "2025-01-01T00:00:00.000000+00:00", "large": False},
+                         "GUILD_CREATE")
+
     async def disconnect(self) -> None:
         """The gateway connection is lost: discord.py's Client.connect dispatches it."""
         self.h.bot.dispatch("disconnect")

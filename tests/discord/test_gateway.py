@@ -134,3 +134,24 @@ async def test_a_new_session_gives_the_time_back_too(h: Harness, clock: ManualCl
     view = d.view()
     assert view is not None and view.deadline is not None
     assert (view.deadline - clock.now()).total_seconds() == pytest.approx(120)
+
+
+async def test_a_server_outage_pauses_its_timers_until_it_is_back(
+        h: Harness, clock: ManualClock) -> None:
+    faults = Faults(h)
+    d, _ = await a_game(h)
+    before = d.view()
+    assert before is not None and before.deadline is not None
+    await clock.advance(90)  # 30 of the 120 s left
+    await drain()
+    await faults.guild_delete(unavailable=True)
+    await clock.advance(3600)
+    await drain()
+    assert all(s.timeouts_in_row == 0 for s in d.view().seats)
+    await faults.guild_available()
+    after = d.view()
+    assert after is not None and after.deadline is not None
+    assert (after.deadline - clock.now()).total_seconds() == pytest.approx(30)
+    await clock.advance(31)
+    await drain()
+    assert any(s.timeouts_in_row == 1 for s in d.view().seats)

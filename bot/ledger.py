@@ -106,7 +106,8 @@ class Ledger:
         except Exception:
             log.exception("could not read table %s back after a failed save", t.id)
             return False
-        landed = stored is not None and stored.saves > record.saves
+        landed = (stored is not None and stored.saves > record.saves
+                  and stored.snapshot_json == record.snapshot_json)
         if landed:
             log.warning("table %s: a save reported as failed or cancelled had landed; "
                         "keeping it", t.id)
@@ -122,8 +123,9 @@ class Ledger:
             StoredSeat(name=s.name, user_id=s.user_id, computer_level=s.computer) for s in t.seats
         )
         result = FinishedGame.from_engine(game, t.rules, people_seats)
+        landed_but: BaseException | None = None
         try:
-            recorded = await self.store.finish_game(record, result, action)
+            recorded = await _outlive_cancel(self.store.finish_game(record, result, action))
             changes = tuple(
                 RatingChange(
                     user_id=c.user_id,
@@ -139,6 +141,10 @@ class Ledger:
             log.exception("could not record the finished game at table %s", t.id)
             await self.store.save_table(replace(record, status=StoredStatus.FINISHED), action)
             changes = ()
+        except BaseException as err:  # cancelled, or the connection went: did it land?
+            if not await self._landed(t, record):
+                raise
+            changes, landed_but = (), err  # recorded; the ratings are in the store
         t.status = TableStatus.FINISHED
         t.saves += 1
         t.saved_game_json = record.snapshot_json
@@ -161,6 +167,8 @@ class Ledger:
         events.append(
             GameOver(standings=standings, winners=tuple(game.winners), rating_changes=changes)
         )
+        if isinstance(landed_but, asyncio.CancelledError):
+            raise landed_but
 
 
 async def _outlive_cancel(call: Awaitable[T]) -> T:

@@ -11,7 +11,7 @@ import asyncio
 import json
 from typing import Any
 
-from bot.events import BidMade, CardPlayed
+from bot.events import BidMade, CardPlayed, GameOver
 from bot.moves import LOG_NAMES, replay
 from bot.presenter import RecordingPresenter
 from bot.service import ServiceConfig, TableService
@@ -31,12 +31,19 @@ class LandingStore:
     def __init__(self, store: Store) -> None:
         self._store = store
         self.raise_after_next = False
+        self.raise_after_finish = False
         self.hold_computers = False
         self.gate = asyncio.Event()
         self.held = asyncio.Event()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
+
+    async def finish_game(self, *args: Any) -> Any:
+        recorded = await self._store.finish_game(*args)
+        if self.raise_after_finish:
+            raise ConnectionResetError("connection reset after the commit")
+        return recorded
 
     async def save_table(self, record: Any, action: Any = None) -> Any:
         if self.raise_after_next:
@@ -126,3 +133,28 @@ async def test_a_cancelled_computer_run_whose_move_landed_is_told_not_redone(
         await check_log(store, tid)
     finally:
         await service2.close()
+
+
+async def test_a_finished_game_whose_record_landed_is_over(store: Store) -> None:
+    landing = LandingStore(store)
+    presenter = RecordingPresenter()
+    service = TableService(landing, presenter,  # type: ignore[arg-type]
+                           config=ServiceConfig(default_turn_timeout=0, computer_delay=0))
+    try:
+        view = await start_game(service, computers=2, max_cards=1, seed=5)
+        tid = view.table_id
+        landing.raise_after_finish = True  # every game-over record lands, then the link drops
+        for _ in range(50):
+            await service.wait_idle()
+            if not is_open(service, tid):
+                break
+            await move(service, tid, HOST)  # never raises: what landed stands
+        await service.wait_idle()
+        assert not is_open(service, tid)
+        assert any(isinstance(e, GameOver) for e in presenter.events(tid))  # announced
+        stored = await store.get_table(tid)
+        assert stored is not None and stored.status.value == "finished"
+        assert await store.game_for_table(tid) is not None  # recorded once
+        await check_log(store, tid)
+    finally:
+        await service.close()

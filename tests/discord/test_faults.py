@@ -213,3 +213,34 @@ async def test_nothing_is_retried_for_ever_and_an_ended_table_is_forgotten(
     assert len(tries) == 5 * MAX_TRIES_FINAL  # discord.py's 5 tries, MAX_TRIES_FINAL times
     assert table.table_id not in presenter._tables
     assert not presenter.delivery._tasks and not presenter._owed
+
+
+async def test_an_outage_holds_one_pending_update_per_message_and_loses_nothing(
+        h: Harness, clock: ManualClock) -> None:
+    d, people = await three(h)
+    table = d.view()
+    assert table is not None and table.message_id is not None
+    faults = Faults(h)
+    faults.fail("PATCH", CHANNEL_MESSAGE, 502, times=10**6)  # every edit, table and DMs
+    faults.fail("POST", CHANNEL_MESSAGES, 502, times=10**6)  # every new message
+    presenter = h.bot.presenter  # type: ignore[attr-defined]
+    most = 0
+    for _ in range(2000):  # the game goes on through the outage, by slash commands
+        awaited = d.awaited()
+        if not awaited:
+            break
+        seat, m = awaited[0]
+        await d.act_slash(seat, m)
+        await clock.advance(1)
+        await drain()
+        pending = sum(1 for t in presenter.delivery._tasks if not t.done())  # timers included
+        most = max(most, pending)
+    assert d.view() is None  # the game ended during the outage
+    assert most <= 1 + len(people)  # at most one pending update per message, never a backlog
+    faults.clear()  # Discord is back
+    for _ in range(10):
+        await clock.advance(120)
+        await drain()
+    shown = table_embed(h, table.message_id)
+    assert "game over" in shown["title"]  # the final standings arrived
+    assert table.table_id not in presenter._tables and not presenter.delivery._tasks

@@ -24,7 +24,7 @@ from engine.ai.policy import TAKE_WHEN_BUST, TrickEstimator, easy_count, nearest
 from engine.cards import Card, Suit
 from engine.moves import Declaration, Phase
 from engine.scoring import hand_points
-from engine.special import BOTTOM, OFF, TRUMP, SpecialHand, super_trump_for
+from engine.special import BOTTOM, OFF, SpecialHand, super_trump_for
 from engine.view import PlayerView
 
 Option = tuple[Card, Declaration | None]
@@ -73,6 +73,13 @@ def estimate_tricks(view: PlayerView, level: str) -> float:
     trump = -1 if view.trump_suit is None else int(view.trump_suit)
     if level == "easy":
         total = float(easy_count(mask_of(plain), trump))
+    elif view.rules.bid_before_trump and view.trump_card is None and view.phase.bidding:
+        # the trump card is turned after the bids: each suit is as likely to be trump
+        tricks = max(1, view.tricks_in_hand)
+        total = sum(
+            TrickEstimator(view.players, tricks, suit, 0).estimate(mask_of(plain))
+            for suit in range(4)
+        ) / 4
     else:
         turned = view.trump_card
         turned_mask = 1 << turned.index if turned is not None and turned.index < 52 else 0
@@ -162,8 +169,6 @@ def choose_option(
                 chosen = min(winners, key=lambda option: option[0])
             else:
                 chosen = max(winners, key=lambda option: option[0])
-            if careful and chosen[0][0] < TRUMP and not last and chosen[0][1] < 12:
-                chosen = min(options, key=lambda option: option[0])  # a weak winner: save it
         elif trick:
             chosen = min(options, key=lambda option: option[0])
         else:

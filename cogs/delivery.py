@@ -24,7 +24,8 @@ to RETRY_CAP), always with the newest state, so what it carried is merged into t
 never lost; after MAX_TRIES (MAX_TRIES_FINAL for a table that has ended, whose message carries
 the final standings) it gives up with a WARNING until the next change. 404 Unknown Message on
 the table message posts it again (a finished game's standings too); 403 Missing Access or
-Permissions is not retried: `no_access` is called (the presenter tells the host once). Per
+Permissions and 50083 (the thread is archived) are not retried: `no_access` is called (the
+presenter tells the host once), and the next change tries again. Per
 table there is one slot per message (newest state only, at most one retry timer each).
 """
 
@@ -79,6 +80,8 @@ MAX_TRIES_FINAL = 20
 """The same for the message of a table that has ended (the final standings): about 35 min."""
 NO_ACCESS = {50001, 50013}
 """Missing Access, Missing Permissions: the bot cannot see or post in the channel."""
+THREAD_ARCHIVED = 50083
+"""Posting in an archived thread fails until it is unarchived: told like NO_ACCESS."""
 
 
 @dataclass(eq=False)
@@ -124,7 +127,7 @@ class Delivery:
                  body_of: Callable[[Slot], render.Render],
                  dm_closed: Callable[[int, int, Acting | None], None],
                  sent: Callable[[int], None],
-                 no_access: Callable[[TableView, discord.Forbidden], None] | None = None,
+                 no_access: Callable[[TableView, discord.HTTPException], None] | None = None,
                  edit_interval: float = TABLE_EDIT_INTERVAL,
                  computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK) -> None:
         """`body_of`: what a slot shows now (the presenter's). `dm_closed(table, user, acting)`:
@@ -308,9 +311,16 @@ class Delivery:
                                     _what(slot), slot.table_id, _reason(err))
                         slot.sent = version
                         continue
-                    except TRANSIENT as err:
+                    except discord.HTTPException as err:
+                        if err.code == THREAD_ARCHIVED:  # until someone unarchives it
+                            self._cannot_post(slot, err)
+                            slot.sent = version
+                            continue
                         if not passes(err):
                             raise
+                        self._retry_later(slot, err)
+                        return
+                    except RETRYABLE as err:
                         self._retry_later(slot, err)
                         return
                     finally:
@@ -346,7 +356,7 @@ class Delivery:
         slot.retry_at = self._now() + delay
         self._arm(slot, delay)
 
-    def _cannot_post(self, slot: Slot, err: discord.Forbidden) -> None:
+    def _cannot_post(self, slot: Slot, err: discord.HTTPException) -> None:
         if slot.is_table and slot.view is not None and self._no_access is not None:
             self._no_access(slot.view, err)
         else:

@@ -62,6 +62,7 @@ from cogs.delivery import (
     COMPUTER_DELAY,
     COMPUTER_HOLD_SLACK,
     TABLE_EDIT_INTERVAL,
+    THREAD_ARCHIVED,
     Delivery,
     Slot,
 )
@@ -326,14 +327,17 @@ class DiscordPresenter:
         if acting is not None and acting.user_id == user_id:  # their own click: tell them now
             self.delivery.spawn(self._tell(acting, table_id))
 
-    def _no_access(self, view: TableView, err: discord.Forbidden) -> None:
-        """The bot may not post or edit the table message: tell the host once."""
+    def _no_access(self, view: TableView, err: discord.HTTPException) -> None:
+        """The bot may not post or edit the table message (no access or permissions, or the
+        thread is archived): tell the host once."""
         if view.table_id in self._told_no_access:
             return
         self._told_no_access.add(view.table_id)
         log.warning("cannot post the table message of table %s in channel %s: %s",
                     view.table_id, view.channel_id, err)
-        self.delivery.spawn(self._tell_host(view, render.no_access_notice(view)))
+        text = (render.archived_notice(view) if err.code == THREAD_ARCHIVED
+                else render.no_access_notice(view))
+        self.delivery.spawn(self._tell_host(view, text))
 
     async def _tell_host(self, view: TableView, text: str) -> None:
         if not await self.delivery.notice(view.host_id, text):

@@ -566,6 +566,14 @@ def no_access_notice(view: TableView) -> str:
             "by DM and with `/ohhell hand`.")
 
 
+def archived_notice(view: TableView) -> str:
+    """What the host is told once when the table's thread is archived."""
+    return (f"The thread <#{view.channel_id}> with your Oh Hell table is archived, so I cannot "
+            "update the table there. Unarchive it (or send a message in it) and the table "
+            "shows again with the next move. The game goes on meanwhile: players still get "
+            "their hands by DM and with `/ohhell hand`.")
+
+
 DM_CLOSED_NOTICE = ("I cannot send you direct messages, so your cards will not come by DM. "
                     "Use the table's **My hand** button or `/ohhell hand` to see your hand "
                     "and play; the game goes on without waiting.")

@@ -167,12 +167,13 @@ async def test_a_deleted_table_message_is_posted_again_with_the_final_standings(
     assert any(f["name"] == "Final standings" for f in shown["fields"])
 
 
-@pytest.mark.parametrize("code", [50001, 50013])
+@pytest.mark.parametrize("code", [50001, 50013, 50083])
 async def test_missing_access_tells_the_host_once(h: Harness, clock: ManualClock, code: int,
                                                   caplog: pytest.LogCaptureFixture) -> None:
     d, (alice, _bob, _carol) = await three(h)
     faults = Faults(h)
-    faults.fail("PATCH", CHANNEL_MESSAGE, 403, code, times=1000, channel=h.channel)
+    status = 400 if code == 50083 else 403  # 50083: the thread is archived
+    faults.fail("PATCH", CHANNEL_MESSAGE, status, code, times=1000, channel=h.channel)
     dm = h.fake.dm_of(alice.id)
     before = set(h.fake.messages_in(dm)) if dm else set()
     with caplog.at_level(logging.WARNING):
@@ -181,12 +182,14 @@ async def test_missing_access_tells_the_host_once(h: Harness, clock: ManualClock
             await d.act_slash(seat, m)
             await clock.advance(5)
             await drain()
-    patches = [c for c in attempts(h, "PATCH", CHANNEL_MESSAGE) if getattr(c, "status", 0) == 403]
+    patches = [c for c in attempts(h, "PATCH", CHANNEL_MESSAGE)
+               if getattr(c, "status", 0) == status]
     assert len(patches) >= 2  # every change tried again, never retried in a loop
     dm = h.fake.dm_of(alice.id)
     notices = [h.fake.messages[mid]["content"] for mid in h.fake.messages_in(dm)
                if mid not in before and h.fake.messages[mid]["content"]]
-    assert len(notices) == 1 and "missing access or permissions" in notices[0]
+    assert len(notices) == 1
+    assert ("is archived" if code == 50083 else "missing access or permissions") in notices[0]
     assert f"<#{h.channel}>" in notices[0]
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING
                 and "cannot post the table message" in r.getMessage()]

@@ -590,6 +590,18 @@ class TableService:
                 self._turns.resume(t)
         return report
 
+    async def hand_over(self, table_ids: Sequence[int]) -> None:
+        """Stop driving these tables: another process drives them now (bot/shards.py). Their
+        timers and computers stop here, nothing is published or saved; waits for an action in
+        progress on them to end."""
+        for table_id in table_ids:
+            if not self.directory.holds(table_id):
+                continue
+            t = self.directory.get(table_id)
+            async with t.lock:
+                self._turns.disarm(t)
+                self.directory.remove(t)
+
     async def _rebuild(self, record: TableRecord) -> LiveTable:
         """A LiveTable from its row: options and DM failures come from the row's meta."""
         if "options" in record.meta:

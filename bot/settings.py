@@ -6,7 +6,7 @@ import logging
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from data import parse_address
@@ -71,11 +71,12 @@ class Settings(BaseSettings):
 
     @field_validator("shard_ids", "takeover_shard_ids", mode="before")
     @classmethod
-    def _id_list(cls, value: object) -> object:
-        # SHARD_IDS=0,1 (or a JSON list); blank means "not set".
+    def _id_list(cls, value: object, info: ValidationInfo) -> object:
+        # SHARD_IDS=0,1 (or [0, 1]); blank means "not set" (SHARD_IDS: every shard).
         if isinstance(value, str):
             text = value.strip().strip("[]")
-            return [int(part) for part in text.replace(" ", "").split(",") if part]
+            ids = [int(part) for part in text.replace(" ", "").split(",") if part]
+            return ids if ids or info.field_name == "takeover_shard_ids" else None
         return value
 
     @field_validator("discord_token", "dev_guild_id", "heartbeat_path", "database_url",

@@ -6,9 +6,11 @@ Each table row names the process driving it (its owner), and each process keeps 
 it renews every lease/3 seconds). At start a process claims the open tables of its shards that
 nobody else drives and resumes only those; every lease/3 seconds it renews its lease and claims
 again, which adopts the tables of TAKEOVER_SHARD_IDS whose process stopped renewing (it died):
-their games go on here, from their last committed move. A save names its process and the store
-refuses it from any other, so a table is never driven by two processes at once, even by one that
-stalled past its lease and woke up. The leaderboards and stats read every process's games.
+their games go on here, from their last committed move. Once a shard's own process is back (a
+restart), the tables taken over are handed back to it (Discord sends it their interactions). A
+save names its process and the store refuses it from any other, so a table is never driven by
+two processes at once, even by one that stalled past its lease and woke up. The leaderboards and
+stats read every process's games.
 """
 
 from __future__ import annotations
@@ -72,9 +74,18 @@ class ShardLeases:
         return report
 
     async def tick(self) -> ResumeReport:
-        """Renew the lease, claim (own shards' tables nobody drives, dead processes' tables of
-        the takeover shards) and resume what is new here."""
+        """Renew the lease; give taken-over tables back to their shard's own process if it is
+        alive again; claim (own shards' tables nobody drives, dead processes' tables of the
+        takeover shards) and resume what is new here."""
         await self.store.renew_lease(self.plan.shard_ids)
+        if self.plan.takeover_ids:
+            handed = await self.store.hand_back(
+                self.plan.shard_count, self.plan.takeover_ids, self.plan.lease_seconds
+            )
+            if handed:
+                await self.service.hand_over(handed)
+                log.info("gave %d tables back to their shard's own process: %s", len(handed),
+                         handed)
         loaded = await self.store.claim_tables(
             self.plan.shard_count,
             self.plan.shard_ids,

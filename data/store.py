@@ -361,6 +361,17 @@ class Store:
         rows = await self._read(tables.OWNED_TABLES, (owner,))
         return await self._load([row for row in rows if int(row[0]) in claimed], validate)
 
+    async def hand_back(
+        self, shard_count: int, takeover_ids: Sequence[int], lease_seconds: float
+    ) -> list[int]:
+        """Give the tables this process took over back to their shard's own process once it is
+        alive again (restarted): it drives them from its next claim_tables on; this process's
+        saves to them are refused from now. Returns their ids (stop driving them)."""
+        sql, params = tables.hand_back_statement(
+            self._need_owner(), shard_count, takeover_ids, self._clock() - lease_seconds
+        )
+        return [int(row[0]) for row in await self._statement(sql, params)]
+
     async def release_lease(self) -> None:
         """Give this process's lease up (a clean shutdown): its tables may be taken over now."""
         await self._statement("DELETE FROM processes WHERE owner = ?", (self._need_owner(),))

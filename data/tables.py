@@ -427,3 +427,27 @@ def claim_statement(
             alive_since, owner, shard_count,
         ),
     )
+
+
+def hand_back_statement(
+    owner: str, shard_count: int, takeover_ids: Sequence[int], alive_since: float
+) -> tuple[str, tuple[Any, ...]]:
+    """One UPDATE that gives each table owner drives in its takeover shards back to the live
+    process that has the shard as its own (restarted after a crash); returns their ids."""
+    other = ", ".join("?" for _ in takeover_ids) or "NULL"
+    home = (
+        "(SELECT h.owner FROM processes h WHERE h.renewed_at >= ? AND h.owner <> ?"
+        " AND ',' || h.shards || ',' LIKE"
+        " '%,' || CAST((game_tables.guild_id >> 22) % ? AS TEXT) || ',%'"
+        " ORDER BY h.renewed_at DESC, h.owner LIMIT 1)"
+    )
+    return (
+        f"UPDATE game_tables SET owner = {home} WHERE owner = ?"
+        " AND status IN ('lobby', 'playing')"
+        f" AND (guild_id >> 22) % ? IN ({other}) AND {home} IS NOT NULL RETURNING id",
+        (
+            alive_since, owner, shard_count,
+            owner, shard_count, *takeover_ids,
+            alive_since, owner, shard_count,
+        ),
+    )

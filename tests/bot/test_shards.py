@@ -19,7 +19,7 @@ from bot.models import TableOptions, TableView
 from bot.presenter import RecordingPresenter
 from bot.service import ServiceConfig, TableService
 from bot.shards import ShardLeases, ShardPlan
-from data import Store
+from data import Store, TableRecord
 from engine import Game, Phase
 from tests.bot.helpers import is_open, move
 from tests.pg_server import PostgresServer
@@ -172,3 +172,46 @@ async def test_a_dead_process_tables_go_on_in_the_other_with_no_move_lost_or_dou
     assert logged[: len(logged_by_a)] == logged_by_a  # a's moves kept, in order
     assert len(logged) == moves_in(game)  # every move of the game logged once, none twice
     assert await b.store.game_for_table(table) is not None
+
+
+async def test_a_restarted_process_gets_its_tables_back(
+    two: tuple[Process, Process, LeaseClock], postgres_server: PostgresServer
+) -> None:
+    """After the takeover, shard 0's own process comes back (a restart, a new process): the
+    one that took the table over hands it back at its next renewal (Discord sends the shard's
+    interactions to the restarted process), and the game goes on there."""
+    a, b, clock = two
+    table = (await open_game(a, GUILD_0, 100, seed=5)).table_id
+    await move(a.service, table, HOST)
+    await a.service.wait_idle()
+    clock.now += LEASE + 1  # a died
+    await b.leases.tick()
+    assert is_open(b.service, table)
+    await move(b.service, table, HOST)  # the game goes on at b meanwhile
+    await b.service.wait_idle()
+    logged = await moves_logged(b.store, table)
+    seen = b.service.table(table)
+
+    restarted = await start(a.store.address.dsn or "", "process-a2",
+                            ShardPlan(SHARDS, (0,), (), LEASE), clock)
+    try:
+        assert not is_open(restarted.service, table)  # b is alive and still holds it
+        await b.leases.tick()  # b sees shard 0's own process alive: hands the table back
+        assert not is_open(b.service, table)
+        with pytest.raises(Exception, match="another process"):
+            await b.store.save_table(await b.store.get_table(table) or _missing(table))
+        await restarted.leases.tick()
+        assert restarted.service.table(table) == seen
+        await play_to_the_end(restarted, table)
+        record = await restarted.store.get_table(table)
+        assert record is not None and record.snapshot_json is not None
+        game = Game.from_json(record.snapshot_json)
+        all_moves = await moves_logged(restarted.store, table)
+        assert all_moves[: len(logged)] == logged and len(all_moves) == moves_in(game)
+    finally:
+        await restarted.service.close()
+        await restarted.store.close()
+
+
+def _missing(table_id: int) -> TableRecord:
+    raise AssertionError(f"table {table_id} is gone")

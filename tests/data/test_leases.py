@@ -150,3 +150,26 @@ async def test_a_store_without_an_owner_cannot_write_an_owned_table(
         assert await plain.table_owner(unowned.id) is None
         with pytest.raises(Exception, match="owner"):
             await plain.renew_lease([0])
+
+
+async def test_taken_over_tables_go_back_to_their_shards_restarted_process(
+    stores: tuple[Store, Store], clock: SharedClock, database: str
+) -> None:
+    a, b = stores
+    await a.renew_lease([0])
+    table = await open_table(a, GUILD_0, 1)
+    own = await open_table(b, GUILD_1, 2)
+    clock.now += LEASE + 1  # a died
+    await b.renew_lease([1])
+    assert await b.hand_back(SHARDS, [0], LEASE) == []  # nobody to give it to
+    await b.claim_tables(SHARDS, [1], LEASE, takeover_ids=[0])
+    assert await b.table_owner(table.id) == "process-b"
+    async with await Store.open(database, clock=clock, owner="process-a2") as restarted:
+        await restarted.renew_lease([0])
+        assert await b.hand_back(SHARDS, [0], LEASE) == [table.id]
+        assert await b.table_owner(table.id) == "process-a2"
+        assert await b.table_owner(own.id) == "process-b"  # its own shard's tables stay
+        with pytest.raises(TableTakenOver):
+            await b.save_table(table, Action("bid"))
+        loaded = await restarted.claim_tables(SHARDS, [0], LEASE, validate=lambda t: None)
+        assert [t.id for t in loaded.ok] == [table.id]

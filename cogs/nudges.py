@@ -12,7 +12,8 @@ otherwise) and when the next one goes out, so neither DMs nor the channel fill u
 DMs are closed is mentioned in the channel instead.
 
 Best effort: a nudge that Discord refuses is logged and dropped (the game never waits on it).
-After a restart, turns already in progress get no nudge (only the turns that follow).
+After a restart, a turn already in progress gets no grace nudge (the half-time warning
+still goes, and so do the nudges of the turns that follow).
 """
 
 from __future__ import annotations
@@ -48,9 +49,8 @@ log = logging.getLogger(__name__)
 
 NUDGE_AFTER = 20.0
 """Default seconds a person's turn waits before they are notified (Settings.turn_nudge_after)."""
-HOW = ("dm", "mention", "off")
-"""The ways a person can be told it is their turn (`/ohhell notify`)."""
 DEFAULT_HOW = "dm"
+"""How someone is told when neither they nor their server chose (data.NOTIFY_WAYS lists all)."""
 DM_CLOSED = 50007
 
 Preference = Callable[[int, int], Awaitable[str]]
@@ -86,7 +86,6 @@ class Turn:
     due: datetime | None = None  # when the nudge goes if they have not acted
     ended: bool = False
     warned: bool = False  # the half-time warning is due (it replaces the nudge)
-    sending: bool = False  # a nudge is on its way: let it land, then take it down if ended
 
 
 @dataclass(eq=False)
@@ -218,7 +217,6 @@ class Nudger:
         """Post the nudge the person chose (replacing the one they have); if their turn
         ended meanwhile, take it down again."""
         key = (turn.table_id, turn.user_id)
-        turn.sending = True
         try:
             async with self._lock(key):
                 view = turn.view
@@ -245,8 +243,6 @@ class Nudger:
             log.warning("could not nudge %s at table %s: %s", turn.user_id, turn.table_id, err)
         except Exception:
             log.exception("could not nudge %s at table %s", turn.user_id, turn.table_id)
-        finally:
-            turn.sending = False
 
     def _lock(self, key: tuple[int, int]) -> asyncio.Lock:
         """One person's nudges at one table go out and come down in order (kept until the
@@ -312,4 +308,4 @@ def _user(view: TableView, seat: int) -> int | None:
     return view.seats[seat].user_id if 0 <= seat < len(view.seats) else None
 
 
-__all__ = ["DEFAULT_HOW", "HOW", "NUDGE_AFTER", "Nudger", "always_dm", "stored_preference"]
+__all__ = ["DEFAULT_HOW", "NUDGE_AFTER", "Nudger", "always_dm", "stored_preference"]

@@ -991,7 +991,8 @@ class Game:
             return f"nobody is awaited in the {phase.value} phase"
         if not 1 <= self.tricks_in_hand <= self.hand_size + 1 or self.hand_size > MAX_HAND:
             return "the hand's size and its tricks disagree"
-        if any(bid is not None and not 0 <= bid <= self.tricks_in_hand for bid in self.bids):
+        most = max(self.hand_size, self.tricks_in_hand)  # a super_screw loss comes after bids
+        if any(bid is not None and not 0 <= bid <= most for bid in self.bids):
             return "a bid out of range"
         done = len(self._tricks_played)
         if any(won < 0 for won in self.tricks_won) or sum(self.tricks_won) != done:

@@ -123,3 +123,15 @@ def test_a_missing_card_is_refused() -> None:
     snapshot["stock"].pop()
     with pytest.raises(ValueError, match="missing from the pack"):
         Game.from_json(json.dumps(snapshot))
+
+
+def test_a_bid_made_before_a_lost_card_still_restores() -> None:
+    """super_screw: bids that add up cost everyone a card, so a bid of every trick is then
+    above the tricks left; the snapshot is still sound."""
+    rules = Rules.preset("super_screw").model_copy(update={"hand_sizes": [3, 3]})
+    game = Game.new(4, rules, seed=2, dealer=3)
+    for seat, bid in enumerate((3, 0, 0, 0)):
+        game.bid(seat, bid)
+    assert game.tricks_in_hand == 2 and game.bids[0] == 3
+    restored = Game.from_json(game.to_json())
+    assert restored.to_json() == game.to_json()

@@ -39,8 +39,9 @@ YOU = 1
 
 HELP = (
     "Answer with a bid (a number), a card (10h, TH, 10♥, QS, A♦) or, when you name trump, a suit "
-    "(C, D, H, S). Also: 'a' lets the computer make this one move, 'auto' lets it play the rest, "
-    "'scores' (or 's') shows the scores, 'help' (or '?') this, 'q' ends the game. "
+    "(C, D, H, S). Also: '?' asks the hard computer for a hint, 'a' lets the computer make this "
+    "one move, 'auto' lets it play the rest, 'scores' (or 's') shows the scores, 'help' (or 'h') "
+    "this, 'q' ends the game. "
     "Ctrl-D hands your seat to the computer; Ctrl-C stops."
 )
 LIST_PRESETS = "list"
@@ -295,6 +296,7 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
                     max_cards=args.max_cards,
                     seed=args.seed,
                     turn_timeout=0,
+                    hints=True,  # one person and computers: never rated anyway
                 )
             except ValidationError as err:
                 write(f"error: {err.errors()[0]['msg']}")
@@ -371,7 +373,9 @@ async def _game_loop(
             elif lowered in ("q", "quit", "exit"):
                 await service.end(table_id, YOU)
                 return 0
-            elif lowered in ("?", "h", "help"):
+            elif lowered == "?":
+                write(f"  Hint: {await service.hint(table_id, YOU)}")
+            elif lowered in ("h", "help"):
                 write(HELP)
             elif lowered in ("s", "scores"):
                 _write_scores(view, write)

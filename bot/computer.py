@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable
 
 from engine import Move, PlayerView
-from engine.ai import create_player
+from engine.ai import create_player, suggest
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +30,16 @@ def decide(level: str, seed: int, view: PlayerView) -> Move:
     return random_move(view, seed)
 
 
+def hint(view: PlayerView, seed: int) -> str:
+    """The hard computer's suggestion for this view's pending decision, with its reason in
+    numbers (engine.ai.suggest), within the hard computer's own time budget. ValueError when the
+    view's seat has nothing to decide."""
+    return suggest(view, seed=seed).text
+
+
 def random_move(view: PlayerView, seed: int) -> Move:
     """A uniformly random legal move: the fallback, and what the `random` level does."""
     return create_player("random", seed=seed).choose_move(view)
 
 
-__all__ = ["Decide", "decide", "random_move"]
+__all__ = ["Decide", "decide", "hint", "random_move"]

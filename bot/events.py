@@ -175,6 +175,8 @@ class GameOver:
     standings: tuple[Standing, ...]
     winners: tuple[int, ...]
     rating_changes: tuple[RatingChange, ...]
+    hints: bool = False
+    """The table allowed hints, so the game changed no rating."""
 
 
 @dataclass(frozen=True, slots=True)

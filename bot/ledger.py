@@ -122,7 +122,7 @@ class Ledger:
         people_seats = tuple(
             StoredSeat(name=s.name, user_id=s.user_id, computer_level=s.computer) for s in t.seats
         )
-        result = FinishedGame.from_engine(game, t.rules, people_seats)
+        result = FinishedGame.from_engine(game, t.rules, people_seats, hints=t.options.hints)
         landed_but: BaseException | None = None
         try:
             recorded = await _outlive_cancel(self.store.finish_game(record, result, action))
@@ -165,7 +165,12 @@ class Ledger:
             )
         )
         events.append(
-            GameOver(standings=standings, winners=tuple(game.winners), rating_changes=changes)
+            GameOver(
+                standings=standings,
+                winners=tuple(game.winners),
+                rating_changes=changes,
+                hints=t.options.hints,
+            )
         )
         if isinstance(landed_but, asyncio.CancelledError):
             raise landed_but

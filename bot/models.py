@@ -58,6 +58,9 @@ class TableOptions(BaseModel):
     """Seconds per turn; None: the bot's default; 0: no timer."""
     seed: int | None = None
     """Shuffle seed (tests and the terminal's --seed); None: random."""
+    hints: bool = False
+    """Players may ask for the hard computer's suggestion (/ohhell hint, `?` in the terminal);
+    the finished game is then kept but not rated."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -329,6 +329,27 @@ class TableService:
 
         return await self._act(table_id, act, moved=True)
 
+    # ---- hints ---------------------------------------------------------------------------------
+
+    async def hint(self, table_id: int, user_id: int) -> str:
+        """The hard computer's suggestion for this person's pending decision, with its reason in
+        numbers, worked out in the computers' executor (never on the event loop) from their own
+        view only. TableError when the table does not allow hints, they hold no seat, or they
+        have nothing to decide now."""
+        t = self.directory.get(table_id)
+        if not t.options.hints:
+            raise TableError(
+                "Hints are off at this table: the host can allow them when opening one "
+                "(/ohhell start hints:True; such a game is not rated)."
+            )
+        view = self.hand_view(table_id, user_id)
+        loop = asyncio.get_running_loop()
+        seed = (t.options.seed if t.options.seed is not None else t.id) * 7919 + t.moves
+        try:
+            return await loop.run_in_executor(self._executor, computer.hint, view, seed)
+        except ValueError:
+            raise TableError("There is nothing for you to decide right now.") from None
+
     # ---- play: one path for every move ---------------------------------------------------------
 
     async def act(

@@ -206,7 +206,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         hook="Whether the dealer may not make the bids add up (default: the preset's)",
         bots="Computer players to seat now",
         bot_level="How well the computer players play",
-        turn_timeout="Seconds a player has for a turn (0: no timer)")
+        turn_timeout="Seconds a player has for a turn (0: no timer)",
+        hints="Let players ask /ohhell hint for the hard computer's advice (not rated; off)")
     @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES,
                           bot_level=LEVEL_CHOICES)
     async def start(self, interaction: discord.Interaction, preset: str | None = None,
@@ -214,7 +215,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                     scoring: str | None = None, hook: bool | None = None,
                     bots: app_commands.Range[int, 0, 7] | None = None,
                     bot_level: str | None = None,
-                    turn_timeout: app_commands.Range[int, 0, 86_400] | None = None) -> None:
+                    turn_timeout: app_commands.Range[int, 0, 86_400] | None = None,
+                    hints: bool | None = None) -> None:
         gs = await self._settings(interaction.guild_id)
         if bots and not gs.allow_computers:
             raise TableError("Computer players are turned off in this server.")
@@ -226,7 +228,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             hook=hook if hook is not None else defaults.get("hook"),
             computers=bots or 0,
             computer_level=bot_level or defaults.get("bot_level", "medium"),
-            turn_timeout=turn_timeout if turn_timeout is not None else gs.turn_timeout)
+            turn_timeout=turn_timeout if turn_timeout is not None else gs.turn_timeout,
+            hints=bool(hints))
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         assert guild_id is not None and channel_id is not None  # the group is guild-only
         await self._act(
@@ -404,6 +407,14 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         notice = self.presenter.take_notice(table_id, interaction.user.id)
         await interaction.response.send_message(content=notice, ephemeral=True,
                                                 **body.send_kwargs())
+
+    @ohhell.command(name="hint", description="The hard computer's advice for your move "
+                    "(only you see it; if the host allowed hints)")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        table_id = self._table(interaction).table_id
+        # the advice takes up to a second of thinking, off the event loop: answer "thinking" now
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await answer(interaction, await self.service.hint(table_id, interaction.user.id))
 
     @ohhell.command(name="table", description="Post the table again at the bottom of the channel")
     async def table(self, interaction: discord.Interaction) -> None:

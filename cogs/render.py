@@ -328,6 +328,8 @@ def _finished(view: TableView, extras: TableExtras) -> Render:
             if s.user_id in ratings:
                 line += f" · rating {_rating(ratings[s.user_id])}"
             lines.append(line)
+        if over.hints:
+            lines.append("Not rated: hints were allowed at this table.")
         e.add_field(name="Final standings", value="\n".join(lines)[:1024], inline=False)
     sheet = scoresheet_text(view, 3000)
     if sheet:

@@ -72,9 +72,13 @@ class FinishedGame:
     rules_json: str
     seats: tuple[SeatResult, ...]
     hands: tuple[HandResultRow, ...]
+    hints: bool = False
+    """The table allowed hints (the hard computer's suggestions): the game is kept, not rated."""
 
     @classmethod
-    def from_engine(cls, game: Game, rules: Rules, seats: Sequence[Seat]) -> FinishedGame:
+    def from_engine(
+        cls, game: Game, rules: Rules, seats: Sequence[Seat], hints: bool = False
+    ) -> FinishedGame:
         """Convert a game in Phase.GAME_OVER: scoresheet, totals, winners, placings.
 
         seats are the table's seats (names, user ids, computer levels) in seat order. Winners
@@ -119,7 +123,11 @@ class FinishedGame:
             for record in game.scoresheet
         )
         return cls(
-            preset=rules.name, rules_json=rules.model_dump_json(), seats=results, hands=hands
+            preset=rules.name,
+            rules_json=rules.model_dump_json(),
+            seats=results,
+            hands=hands,
+            hints=hints,
         )
 
     def _nobody_may_win(self) -> bool:
@@ -207,7 +215,7 @@ async def insert_game(
     game.check()
     rows = await session.fetch(
         "INSERT INTO games (table_id, guild_id, channel_id, preset, rules_json, players, hands,"
-        " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        " finished_at, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             table_id,
             guild_id,
@@ -217,6 +225,7 @@ async def insert_game(
             len(game.seats),
             len(game.hands),
             now,
+            int(game.hints),
         ),
     )
     game_id = int(rows[0][0])
@@ -271,9 +280,14 @@ async def insert_game(
 
 
 async def rate_game(
-    session: Session, guild_id: int, seats: Sequence[SeatResult], now: float
+    session: Session,
+    guild_id: int,
+    seats: Sequence[SeatResult],
+    now: float,
+    hints: bool = False,
 ) -> list[RatingChange]:
-    """Record the humans' names and, with two humans or more, update their ratings."""
+    """Record the humans' names and, with two humans or more in a game without hints, update
+    their ratings."""
     humans = [s for s in seats if s.user_id is not None]
     if not humans:
         return []
@@ -288,7 +302,7 @@ async def rate_game(
             (rows[0][0], rows[0][1]) if rows else (RATING_MODEL.mu, RATING_MODEL.sigma)
         )
     after = dict(before)
-    rated = len(humans) >= 2
+    rated = len(humans) >= 2 and not hints
     if rated:
         teams = [[RATING_MODEL.rating(*before[s.user_id])] for s in humans if s.user_id is not None]
         new = RATING_MODEL.rate(teams, ranks=[float(s.placing) for s in humans])
@@ -318,10 +332,12 @@ async def rate_game(
 
 async def read_game(session: Session, game_id: int) -> FinishedGame | None:
     """A finished game as it was stored (for the scoresheet command and for tests)."""
-    rows = await session.fetch("SELECT preset, rules_json FROM games WHERE id = ?", (game_id,))
+    rows = await session.fetch(
+        "SELECT preset, rules_json, hints FROM games WHERE id = ?", (game_id,)
+    )
     if not rows:
         return None
-    preset, rules_json = rows[0]
+    preset, rules_json, hints = rows[0]
     seats = tuple(
         SeatResult(
             seat=r[0], name=r[1], user_id=r[2], total=r[3], placing=r[4], winner=bool(r[5]),
@@ -354,5 +370,7 @@ async def read_game(session: Session, game_id: int) -> FinishedGame | None:
                 points=tuple(columns[3]), totals=tuple(columns[4]),
             )
         )
-    return FinishedGame(preset=preset, rules_json=rules_json, seats=seats, hands=tuple(hands))
+    return FinishedGame(
+        preset=preset, rules_json=rules_json, seats=seats, hands=tuple(hands), hints=bool(hints)
+    )
 

@@ -71,7 +71,7 @@ async def record_game(
     )
     exact = results.exact_bids(game)
     await stats.add_game(session, guild_id, game_id, game.seats, len(game.hands), exact)
-    changes = await results.rate_game(session, guild_id, game.seats, now)
+    changes = await results.rate_game(session, guild_id, game.seats, now, game.hints)
     return RecordedGame(game_id, changes)
 
 

@@ -47,7 +47,7 @@ def suggest(
         return _bid_hint(view, seed, think_time, iterations)
     if awaited is Play and view.legal_cards:
         return _card_hint(view, seed, think_time, iterations)
-    if awaited is NameTrump:
+    if awaited is NameTrump and view.legal_trumps:
         return _trump_hint(view, seed)
     if awaited is Discard and view.discards_needed > 0:
         cards = HardPlayer(seed).choose_discards(view)

@@ -94,6 +94,10 @@ def test_a_seat_with_nothing_to_decide_gets_a_clear_refusal() -> None:
     game = _game(STRONG, turned="2D")
     with pytest.raises(ValueError, match="nothing for you to decide"):
         suggest(game.view(1), iterations=10)  # seat 0 bids first
+    rules = Rules.preset("dealer_picks").model_copy(update={"hand_sizes": [6]})
+    picking = Game.new(4, rules, seed=2, dealer=3)
+    with pytest.raises(ValueError, match="nothing for you to decide"):
+        suggest(picking.view(0), iterations=10)  # the dealer names trump
 
 
 def test_swapping_hidden_cards_changes_no_hint() -> None:

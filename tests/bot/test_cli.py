@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -48,7 +49,7 @@ def test_terminal_plays_a_scripted_game(tmp_path: Path) -> None:
     db = tmp_path / "terminal.sqlite3"
     # the human's answers: junk first, then "a" (the computer moves once for you) each turn,
     # and end of input lets the computer finish
-    script = "zz\n99\nhelp\ns\n" + "a\n" * 6
+    script = "zz\n99\nhelp\n?\ns\n" + "a\n" * 6
     result = _run(
         [
             "play",
@@ -71,6 +72,9 @@ def test_terminal_plays_a_scripted_game(tmp_path: Path) -> None:
     assert "=== Hand 1 of 3" in out and "=== Hand 3 of 3" in out
     assert "Your hand:" in out and "*" in out  # legal cards marked
     assert "not a" in out  # the junk answer was refused with a sentence
+    assert re.search(r"Hint: Bid \d+: you make it about \d+% of the time", out)  # '?'
+    assert "'?' asks the hard computer for a hint" in out  # 'help'
+
     assert "Final standings:" in out and "Winner:" in out
     assert out.count("points  total") == 3  # a scoresheet after each hand
     assert db.exists()

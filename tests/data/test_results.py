@@ -123,6 +123,21 @@ async def test_a_lone_human_gets_no_rating_change(store: Store) -> None:
     assert (stats.games, stats.wins, stats.rated_games, stats.rating) == (1, 1, 0, 0.0)
 
 
+async def test_a_game_with_hints_is_kept_and_says_so_but_rates_nobody(store: Store) -> None:
+    game = replace(result([40, 30, 20], [11, 12, 13]), hints=True)
+    recorded = await finish(store, game)
+    assert recorded.rating_changes == []
+    stored = await store.get_game(recorded.game_id)
+    assert stored == game and stored.hints
+    for user in (11, 12, 13):
+        stats = await store.player_stats(1, user)
+        assert stats is not None
+        assert (stats.games, stats.rated_games, stats.rating) == (1, 0, 0.0)
+    plain = await finish(store, result([40, 30], [11, 12]))
+    assert plain.rating_changes  # the next game without hints is rated as ever
+    assert not (await store.get_game(plain.game_id)).hints  # type: ignore[union-attr]
+
+
 async def test_ratings_are_per_server(store: Store) -> None:
     await finish(store, result([40, 10], [11, 12]), guild_id=1)
     recorded = await finish(store, result([40, 10], [11, 12]), guild_id=2)

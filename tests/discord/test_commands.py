@@ -13,7 +13,8 @@ from tests.discord.harness import CALLBACK, PUBLIC, Harness
 from tests.discord.limits import check_sync_payload, check_tree
 
 SURFACE = {"start", "join", "leave", "addbot", "deal", "bid", "play", "hand", "table", "scores",
-           "end", "kick", "rules", "leaderboard", "stats", "settings", "help", "notify"}
+           "end", "kick", "rules", "leaderboard", "stats", "settings", "help", "notify",
+           "hint"}
 
 
 async def test_the_synced_commands_are_the_fixed_surface_within_limits(boot: Boot) -> None:
@@ -27,7 +28,7 @@ async def test_the_synced_commands_are_the_fixed_surface_within_limits(boot: Boo
     assert set(subs) == SURFACE
     start = {o["name"]: o for o in subs["start"]["options"]}
     assert list(start) == ["preset", "max_cards", "scoring", "hook", "bots", "bot_level",
-                           "turn_timeout"]
+                           "turn_timeout", "hints"]
     presets = Rules.preset_names(special_cards=True)
     assert [c["value"] for c in start["preset"]["choices"]] == presets
     assert [o["name"] for o in subs["bid"]["options"]] == ["tricks"]

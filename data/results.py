@@ -213,9 +213,11 @@ async def insert_game(
 ) -> int:
     """Store the game, its seats and its scoresheet; return the game id."""
     game.check()
+    # games.hints defaults to 0: a game without hints writes the very row it always did
+    hints_column, hints_value = (", hints", ", ?") if game.hints else ("", "")
     rows = await session.fetch(
         "INSERT INTO games (table_id, guild_id, channel_id, preset, rules_json, players, hands,"
-        " finished_at, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        f" finished_at{hints_column}) VALUES (?, ?, ?, ?, ?, ?, ?, ?{hints_value}) RETURNING id",
         (
             table_id,
             guild_id,
@@ -225,7 +227,7 @@ async def insert_game(
             len(game.seats),
             len(game.hands),
             now,
-            int(game.hints),
+            *([1] if game.hints else []),
         ),
     )
     game_id = int(rows[0][0])

@@ -84,12 +84,12 @@ class Settings:
     honest: int = 1
     joint: int = 1
     batch: int = 48
-    chain: int = 0
-    exact_bids: int = 0
-    """1: the model expects each kind's bid to be the legal bid nearest its count, as our
-    players and simple rule-based ones bid (0: a bell around the count)."""
+    chain: int = 10
     """Swaps proposed between deals drawn from the Markov chain over the hidden cards
     (engine/ai/infer.py); 0 draws `pool` deals and keeps one by weight instead."""
+    exact_bids: int = 1
+    """1: the model expects each kind's bid to be the legal bid nearest its count, as our
+    players and simple rule-based ones bid (0: a bell around the count)."""
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

@@ -369,8 +369,12 @@ class HardPlayer(MediumPlayer):
 
     def _special_search(self) -> SpecialSearch:
         budget = self._budget()
-        search = SpecialSearch(self.rng, budget.more)
-        return search
+
+        def more(deals: int) -> bool:  # one deal at least: here a deal rolls out every option
+            return deals == 0 or (deals < budget.limit and time.thread_time() < budget.cpu
+                                  and time.perf_counter() < budget.wall)
+
+        return SpecialSearch(self.rng, more)
 
     def _special_bid(self, view: PlayerView) -> int:
         search = self._special_search()

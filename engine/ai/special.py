@@ -28,6 +28,9 @@ from engine.special import BOTTOM, OFF, SpecialHand, super_trump_for
 from engine.view import PlayerView
 
 Option = tuple[Card, Declaration | None]
+BID_WINDOW = 2.5
+"""Hard weighs the bids within this many tricks of the medium estimate (a big hand would
+otherwise roll out every bid from 0 to 20 in each sampled deal)."""
 Trick = Sequence[tuple[int, Card]]
 
 
@@ -387,6 +390,9 @@ class SpecialSearch:
         legal = list(view.legal_bids)
         if len(legal) == 1:
             return legal[0]
+        guess = estimate_tricks(view, "medium")
+        near = [bid for bid in legal if abs(bid - guess) <= BID_WINDOW]
+        legal = near or [min(legal, key=lambda bid: abs(bid - guess))]
         rules = view.rules
         me = view.seat
         unseen = self._unseen(view)

@@ -5,14 +5,15 @@ trump card, voids shown by failures to follow or to trump). Each opponent is giv
 (plays like `medium`, like `easy`, greedily: its strongest card while it needs tricks and its
 weakest after, or some other way) and the deal is weighted by how well it and
 the kinds explain the bids made and every card each opponent has played so far (each kind's
-policy is replayed on the sampled hand); the deal searched is drawn from a small pool by that
-weight. Deals are taken in batches. In each deal every candidate card is played and the hand is
-finished by simulation: opponents follow their sampled kind's policy (seeing only what a player
-sees), I follow the medium policy until I hold four cards (or from five cards on, at once), and
-from there my moves are solved jointly over the batch: one choice for all the deals I cannot
-tell apart by the cards played so far, so the search never "guesses right" deal by deal. The
-card with the best weighted mean score is played; options that trail clearly are dropped as the
-batches come in.
+policy is replayed on the sampled hand); the deals searched are drawn where that weight is, from
+a Markov chain over the hidden cards (engine/ai/infer.py; or, with `chain` 0, each from a small
+pool by weight). Deals are taken in batches. In each deal every candidate card is played and
+the hand is finished by simulation: opponents follow their sampled kind's policy (seeing only
+what a player sees), I follow the medium policy until I hold four cards (or from five cards on,
+at once), and from there my moves are solved jointly over the batch: one choice for all the
+deals I cannot tell apart by the cards played so far, so the search never "guesses right" deal
+by deal. The card with the best weighted mean score is played; options that trail clearly are
+dropped as the batches come in.
 
 For a bid: the same deals (the own hand is sampled too when the hand is blind), later seats bid
 as their kind would (the dealer around the hook), and the hand is simulated once per candidate

@@ -43,6 +43,10 @@ def suggest(
     Raises ValueError when the view's seat has nothing to decide.
     """
     awaited = view.phase.awaits
+    if view.rules.special_cards != "none" and (
+        (awaited is Bid and view.legal_bids) or (awaited is Play and view.legal_cards)
+    ):
+        return _special_hint(view, seed, think_time, iterations)
     if awaited is Bid and view.legal_bids:
         return _bid_hint(view, seed, think_time, iterations)
     if awaited is Play and view.legal_cards:
@@ -101,6 +105,21 @@ def _card_hint(view: PlayerView, seed: int, think_time: float | None,
         f"the {other}: {_tenths(chances[1])} of 10."
     )
     return Hint(Play(card), text, ((card.code, chances[0]), (other.code, chances[1])))
+
+
+def _special_hint(view: PlayerView, seed: int, think_time: float | None,
+                  iterations: int | None) -> Hint:
+    """Special-card presets: hard's move, without odds (its search there keeps none yet)."""
+    move = HardPlayer(seed, think_time=think_time, iterations=iterations).choose_move(view)
+    if isinstance(move, Bid):
+        what = f"Bid {move.tricks}"
+    else:
+        assert isinstance(move, Play)
+        what = f"Play the {move.card}"
+        if move.declaration is not None:
+            what += f" as {move.declaration.text(view.trump_suit)}"
+    return Hint(move, f"{what}: the hard computer's choice (it gives no odds with special "
+                "cards yet).")
 
 
 def _trump_hint(view: PlayerView, seed: int) -> Hint:

@@ -125,3 +125,13 @@ def test_swapping_hidden_cards_changes_no_hint() -> None:
             if others_a != others_b:
                 checked += 1
     assert checked >= 3
+
+
+def test_a_special_card_game_gets_hards_move_without_odds() -> None:
+    rules = Rules.preset("joker_high")
+    game = Game.new(4, rules, seed=3, dealer=0)
+    view = game.view(game.actor_seats()[0])
+    hint = suggest(view, seed=1, iterations=10)
+    assert hint.move == create_player("hard", seed=1, iterations=10).choose_move(view)
+    assert hint.text.endswith(": the hard computer's choice (it gives no odds with special "
+                              "cards yet).")

@@ -25,8 +25,8 @@ log = logging.getLogger(__name__)
 
 CLOSED = "This table is closed: the game is over or was ended."
 LAST_GAMES_KEPT = 1000
-"""Channels whose last closed game `last_game` remembers (the most recent ones; in memory, so
-a restart forgets them)."""
+"""Channels whose last closed game `last_game` remembers (the most recent ones, in memory; the
+service reads a finished one back from the store after a restart)."""
 
 
 class TableDirectory:

@@ -144,10 +144,23 @@ class TableService:
         """The active table in this channel, or None (no error)."""
         return self.directory.find_table(channel_id)
 
-    def last_game(self, channel_id: int) -> TableView | None:
-        """The last game of this channel once it closed, with its final sheet (recent ones,
-        since the bot started), or None."""
-        return self.directory.last_game(channel_id)
+    async def last_game(self, channel_id: int) -> TableView | None:
+        """The last game of this channel once it closed, with its final sheet, or None: one
+        closed since the bot started (finished or ended) is remembered; otherwise the latest
+        game finished there is read back from the store, so a restart forgets nothing."""
+        remembered = self.directory.last_game(channel_id)
+        if remembered is not None:
+            return remembered
+        table_id = await self.store.last_finished_table(channel_id)
+        record = None if table_id is None else await self.store.get_table(table_id)
+        if record is None or record.snapshot_json is None:
+            return None
+        try:
+            options = TableOptions.model_validate(record.meta.get("options", {}))
+            return LiveTable.from_record(record, options, self._timeout_of(options)).view()
+        except ValueError:
+            log.warning("the finished table %s could not be read back", table_id, exc_info=True)
+            return None
 
     def tables(self) -> list[TableView]:
         """Every active table (lobby or playing)."""

@@ -429,7 +429,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     async def scores(self, interaction: discord.Interaction) -> None:
         cid = interaction.channel_id
         view = None if cid is None else (self.service.find_table(cid)
-                                         or self.service.last_game(cid))
+                                         or await self.service.last_game(cid))
         if view is None:
             raise TableError("There is no table in this channel.")
         await interaction.response.send_message(embed=render.scoresheet(view), ephemeral=True)

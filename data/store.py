@@ -431,6 +431,14 @@ class Store:
         rows = await self._read("SELECT id FROM games WHERE table_id = ?", (table_id,))
         return int(rows[0][0]) if rows else None
 
+    async def last_finished_table(self, channel_id: int) -> int | None:
+        """The table of the latest game finished in this channel (or thread), or None: its
+        stored row keeps the final snapshot, so `/ohhell scores` shows it after a restart."""
+        rows = await self._read(
+            "SELECT table_id FROM games WHERE channel_id = ? AND table_id IS NOT NULL"
+            " ORDER BY id DESC LIMIT 1", (channel_id,))
+        return int(rows[0][0]) if rows else None
+
     # -- leaderboards and stats ----------------------------------------------------------------
 
     async def leaderboard(

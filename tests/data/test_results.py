@@ -143,3 +143,16 @@ async def test_ratings_are_per_server(store: Store) -> None:
     recorded = await finish(store, result([40, 10], [11, 12]), guild_id=2)
     ann = next(c for c in recorded.rating_changes if c.user_id == 11)
     assert ann.ordinal_before == pytest.approx(0.0)
+
+
+async def test_the_last_finished_table_of_a_channel_is_the_latest_game(store: Store) -> None:
+    game = result([30, 20], [11, 12], hands=[((1, 0), (1, 0))])
+    first = await table_for(store, game)
+    assert await store.last_finished_table(first.channel_id) is None  # nothing finished yet
+    await store.finish_game(first, game)
+    assert await store.last_finished_table(first.channel_id) == first.id
+    second = await new_table(store, channel_id=first.channel_id, seats=list(first.seats))
+    second = replace(second, status=TableStatus.PLAYING, snapshot_json='{"phase": "game_over"}')
+    await store.finish_game(second, game)
+    assert await store.last_finished_table(first.channel_id) == second.id
+    assert await store.last_finished_table(first.channel_id + 1) is None

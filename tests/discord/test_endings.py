@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.discord.conftest import Boot
 from tests.discord.driver import Driver
 from tests.discord.harness import Harness, Member
 
@@ -71,6 +72,24 @@ async def test_scores_after_the_game_show_its_final_sheet(h: Harness) -> None:
     other = h.add_channel()
     [refused] = await h.send(h.slash("ohhell scores", bob, channel=other))
     assert "There is no table in this channel" in str(refused.body)
+
+
+async def test_scores_after_a_restart_show_the_finished_games_final_sheet(boot: Boot) -> None:
+    h1 = await boot()
+    alice, bob, carol = h1.member("alice"), h1.member("bob"), h1.member("carol")
+    d1 = Driver(h1, [alice, bob, carol], seed=6)
+    await d1.lobby(max_cards=2)
+    await d1.play_out("slash")
+    before = (await d1.slash("ohhell scores", bob))[0].body["embeds"][0]
+    await h1.close()
+
+    h2 = await boot(share_with=h1)  # the bot restarted: nothing of the game is in memory
+    [answer] = await Driver(h2, [alice, bob, carol], seed=6).slash("ohhell scores", bob)
+    embed = answer.body["embeds"][0]
+    assert "There is no table" not in str(answer.body)
+    assert "final" in embed["title"]
+    assert embed["description"] == before["description"]
+    assert all(m.name in embed["description"] for m in (alice, bob, carol))
 
 
 async def test_a_kicked_player_is_told_and_one_who_left_sees_it(h: Harness) -> None:

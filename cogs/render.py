@@ -788,6 +788,8 @@ def help_embed() -> discord.Embed:
         "The table message in the channel is the live view: bids, the trick in play, "
         "over or under, the scores. `/ohhell scores` shows the scoresheet.",
         "The rules of each preset: `/ohhell rules` (e.g. `/ohhell rules preset:ouch`).",
+        "**Your turn** is told by a DM or a mention when you have not acted for a while: "
+        "choose with `/ohhell notify` (dm, mention or off).",
     ]
     return discord.Embed(title="How to play Oh Hell here", colour=BLUE,
                          description="\n".join(f"• {line}" for line in lines))

@@ -159,6 +159,12 @@ async def test_help_says_how_to_play_here(h: Harness) -> None:
     assert call.audience == alice.id and call.body["flags"] & 64  # ephemeral
     text = call.body["embeds"][0]["description"]
     assert "/ohhell start" in text and "**My hand**" in text and "/ohhell rules" in text
+    group = h.bot.tree.get_command("ohhell")
+    assert isinstance(group, app_commands.Group)
+    for told in ("notify", "hint"):  # the player's own commands, when the bot has them
+        if group.get_command(told) is not None:
+            assert f"/ohhell {told}" in text, told
+    assert group.get_command("notify") is not None
 
 
 async def test_commands_are_synced_again_only_when_they_changed(boot: Boot) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
@@ -25,6 +25,7 @@ from bot.events import Event, GameOver, RatingChange, Standing
 from bot.models import TableStatus
 from bot.table import LiveTable
 from data import Action, FinishedGame, Store, StoreError, TableRecord
+from data import RatingChange as StoredRatingChange
 from data import Seat as StoredSeat
 from data import TableStatus as StoredStatus
 from engine import Phase
@@ -113,6 +114,18 @@ class Ledger:
                         "keeping it", t.id)
         return landed
 
+    async def _recorded_changes(self, t: LiveTable) -> tuple[RatingChange, ...]:
+        """The rating changes of the game recorded at this table, read back from the store
+        (its record landed although the caller never heard so); none if they cannot be read."""
+        try:
+            game_id = await _outlive_cancel(self.store.game_for_table(t.id))
+            if game_id is None:
+                return ()
+            return _shown(await _outlive_cancel(self.store.rating_changes(game_id)))
+        except Exception:
+            log.exception("could not read back the rating changes of table %s", t.id)
+            return ()
+
     async def finish(self, t: LiveTable, events: list[Event], action: Action | None) -> None:
         """Record a finished game (result and ratings in one transaction) and announce it."""
         game = t.game
@@ -126,15 +139,7 @@ class Ledger:
         landed_but: BaseException | None = None
         try:
             recorded = await _outlive_cancel(self.store.finish_game(record, result, action))
-            changes = tuple(
-                RatingChange(
-                    user_id=c.user_id,
-                    before=c.ordinal_before,
-                    after=c.ordinal_after,
-                    name=c.name,
-                )
-                for c in recorded.rating_changes
-            )
+            changes = _shown(recorded.rating_changes)
         except StoreError:
             # A result the store refuses must not keep the game open for ever: close it
             # without a result (this raises, and so undoes the move, if even that fails).
@@ -144,7 +149,7 @@ class Ledger:
         except BaseException as err:  # cancelled, or the connection went: did it land?
             if not await self._landed(t, record):
                 raise
-            changes, landed_but = (), err  # recorded; the ratings are in the store
+            changes, landed_but = await self._recorded_changes(t), err  # read back
         t.status = TableStatus.FINISHED
         t.saves += 1
         t.saved_game_json = record.snapshot_json
@@ -174,6 +179,11 @@ class Ledger:
         )
         if isinstance(landed_but, asyncio.CancelledError):
             raise landed_but
+
+
+def _shown(changes: Sequence[StoredRatingChange]) -> tuple[RatingChange, ...]:
+    return tuple(RatingChange(user_id=c.user_id, before=c.ordinal_before,
+                              after=c.ordinal_after, name=c.name) for c in changes)
 
 
 async def _outlive_cancel(call: Awaitable[T]) -> T:

@@ -332,6 +332,27 @@ async def rate_game(
     ]
 
 
+async def save_rating_changes(
+    session: Session, game_id: int, changes: Sequence[RatingChange]
+) -> None:
+    """Keep a game's rating changes with it (read back by `read_rating_changes`)."""
+    await session.executemany(
+        "INSERT INTO game_ratings (game_id, user_id, display_name, mu_before, sigma_before,"
+        " mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(game_id, c.user_id, c.name, c.mu_before, c.sigma_before, c.mu_after, c.sigma_after)
+         for c in changes],
+    )
+
+
+async def read_rating_changes(session: Session, game_id: int) -> list[RatingChange]:
+    """The rating changes a finished game made, as finish_game returned them (none for a game
+    with fewer than two humans, or one stored before migration 0008)."""
+    rows = await session.fetch(
+        "SELECT user_id, display_name, mu_before, sigma_before, mu_after, sigma_after"
+        " FROM game_ratings WHERE game_id = ? ORDER BY user_id", (game_id,))
+    return [RatingChange(int(r[0]), r[1], r[2], r[3], r[4], r[5]) for r in rows]
+
+
 async def read_game(session: Session, game_id: int) -> FinishedGame | None:
     """A finished game as it was stored (for the scoresheet command and for tests)."""
     rows = await session.fetch(

@@ -72,6 +72,7 @@ async def record_game(
     exact = results.exact_bids(game)
     await stats.add_game(session, guild_id, game_id, game.seats, len(game.hands), exact)
     changes = await results.rate_game(session, guild_id, game.seats, now, game.hints)
+    await results.save_rating_changes(session, game_id, changes)
     return RecordedGame(game_id, changes)
 
 
@@ -430,6 +431,10 @@ class Store:
         """The id of the finished game played at a table, or None."""
         rows = await self._read("SELECT id FROM games WHERE table_id = ?", (table_id,))
         return int(rows[0][0]) if rows else None
+
+    async def rating_changes(self, game_id: int) -> list[RatingChange]:
+        """The rating changes a finished game made, in user id order (see RecordedGame)."""
+        return await self._reading(lambda s: results.read_rating_changes(s, game_id))
 
     async def last_finished_table(self, channel_id: int) -> int | None:
         """The table of the latest game finished in this channel (or thread), or None: its

@@ -156,3 +156,12 @@ async def test_the_last_finished_table_of_a_channel_is_the_latest_game(store: St
     await store.finish_game(second, game)
     assert await store.last_finished_table(first.channel_id) == second.id
     assert await store.last_finished_table(first.channel_id + 1) is None
+
+
+async def test_a_games_rating_changes_are_read_back_as_recorded(store: Store) -> None:
+    recorded = await finish(store, result([40, 30, 20, 10], [None, 11, 12, 13]))
+    assert recorded.rating_changes
+    assert await store.rating_changes(recorded.game_id) == sorted(
+        recorded.rating_changes, key=lambda c: c.user_id)
+    lone = await finish(store, result([30, 20], [11, None]))  # one human: no rating moves
+    assert await store.rating_changes(lone.game_id) == []

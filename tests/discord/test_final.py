@@ -5,7 +5,9 @@ the game's people invited, each of whom joins with one click."""
 from __future__ import annotations
 
 import io
+from typing import Any
 
+import pytest
 from PIL import Image
 
 from cogs.render import CHART_FILE
@@ -66,3 +68,27 @@ async def test_rematch_opens_the_same_table_and_invites_the_players(h: Harness) 
     assert [s.user_id for s in seated.seats] == [alice.id, None, bob.id, carol.id]
     shown = h.fake.messages[new.message_id]
     assert "Invited to the rematch" not in str(shown["embeds"])  # everyone came
+
+
+async def test_a_game_over_record_that_landed_unheard_is_announced_with_its_ratings(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game-over record commits but the connection drops before the bot hears so (the
+    same path as a caller cancelled mid-write): the ratings it stored are read back and shown."""
+    store = h.bot.store  # type: ignore[attr-defined]
+    commit = store.finish_game
+    recorded: list[Any] = []
+
+    async def lands_unheard(*args: Any) -> Any:
+        recorded.append(await commit(*args))
+        raise ConnectionResetError("connection reset after the commit")
+
+    monkeypatch.setattr(store, "finish_game", lands_unheard)
+    d, _, message_id = await finished_game(h)
+    (game,) = recorded
+    assert len(game.rating_changes) == 3  # three people rated, computer not
+    (standings,) = h.fake.messages[message_id]["embeds"][0]["fields"]
+    assert standings["name"] == "Final standings"
+    lines = standings["value"].splitlines()
+    for m in d.members:
+        (line,) = [ln for ln in lines if f"<@{m.id}>" in ln]
+        assert " · rating " in line and "→" in line, line

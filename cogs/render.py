@@ -790,6 +790,8 @@ def help_embed() -> discord.Embed:
         "The rules of each preset: `/ohhell rules` (e.g. `/ohhell rules preset:ouch`).",
         "**Your turn** is told by a DM or a mention when you have not acted for a while: "
         "choose with `/ohhell notify` (dm, mention or off).",
+        "**Stuck?** `/ohhell hint` suggests a bid or card with its reason, only to you, at a "
+        "table whose host allowed hints (`/ohhell start hints:`; such games are not rated).",
     ]
     return discord.Embed(title="How to play Oh Hell here", colour=BLUE,
                          description="\n".join(f"• {line}" for line in lines))

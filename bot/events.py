@@ -194,6 +194,19 @@ class TurnChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnResumed:
+    """The bot started again (restart, or a table taken over) while `seats` were awaited: the
+    same turn goes on and nothing changed at the table. `began` is when the turn began (its
+    stored deadline less the turn time), or the restart for a table without a timer; a
+    presenter that tells slow players counts from it (they got no nudge before the restart)."""
+
+    seats: tuple[int, ...]
+    awaits: type[Move] | None
+    hand_number: int
+    began: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class TimerWarning:
     """Half the turn time is gone and `seats` have not acted yet."""
 
@@ -241,6 +254,7 @@ Event = (
     | HandScored
     | GameOver
     | TurnChanged
+    | TurnResumed
     | TimerWarning
     | TimedOut
     | SeatAutopiloted
@@ -272,4 +286,5 @@ __all__ = [
     "TrumpChosen",
     "TrumpTurned",
     "TurnChanged",
+    "TurnResumed",
 ]

@@ -621,7 +621,7 @@ class TableService:
                         await self._turns.publish(t, events)
                         self._turns.forget_if_closed(t)
                     continue
-                self._turns.resume(t)
+                await self._turns.resume(t, self.clock.now())
         return report
 
     async def hand_over(self, table_ids: Sequence[int]) -> None:

@@ -9,12 +9,19 @@ none of them holds the others and there is no cycle to wire.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.computer_runs import ComputerRuns
 from bot.config import ServiceConfig
 from bot.directory import TableDirectory
-from bot.events import Event, SeatAutopiloted, TimedOut, TimerWarning, TurnChanged
+from bot.events import (
+    Event,
+    SeatAutopiloted,
+    TimedOut,
+    TimerWarning,
+    TurnChanged,
+    TurnResumed,
+)
 from bot.models import TableStatus
 from bot.presenter import Presenter
 from bot.table import LiveTable
@@ -65,8 +72,19 @@ class Turns:
                 )
             )
 
-    def resume(self, t: LiveTable) -> None:
-        """A table brought back from the store: its timer and any computer move it awaits."""
+    async def resume(self, t: LiveTable, now: datetime) -> None:
+        """A table brought back from the store: the people it awaits are told to the presenter
+        (TurnResumed: their turn began before `now`), then its timer and any computer move."""
+        game = t.game
+        async with t.lock:
+            people = t.awaited_people()
+            if game is not None and people:
+                began = now
+                if t.deadline is not None and t.turn_timeout > 0:
+                    began = min(now, t.deadline - timedelta(seconds=t.turn_timeout))
+                await self.publish(t, [TurnResumed(seats=tuple(game.actor_seats()),
+                                                   awaits=game.phase.awaits,
+                                                   hand_number=game.hand_number, began=began)])
         self._timers.arm(t, warn=self._warn, expire=self._expire)
         self._computers.wake(t, self._after_run)
 

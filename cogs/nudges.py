@@ -12,8 +12,9 @@ otherwise) and when the next one goes out, so neither DMs nor the channel fill u
 DMs are closed is mentioned in the channel instead.
 
 Best effort: a nudge that Discord refuses is logged and dropped (the game never waits on it).
-After a restart, a turn already in progress gets no grace nudge (the half-time warning
-still goes, and so do the nudges of the turns that follow).
+After a restart, a turn already in progress (TurnResumed) gets its nudge too, `after` seconds
+from when the turn began (at once if that moment passed while the bot was down), or from the
+restart when the table has no timer to tell when it began.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from bot.events import (
     TimerWarning,
     TrumpChosen,
     TurnChanged,
+    TurnResumed,
 )
 from bot.models import TableView
 from bot.records import Records
@@ -134,6 +136,8 @@ class Nudger:
                 self._end(tid, e.user_id)
             elif isinstance(e, TurnChanged):
                 self._turn_changed(view, e)
+            elif isinstance(e, TurnResumed):
+                self._turn_changed(view, e, began=e.began)
             elif isinstance(e, TimerWarning):
                 for seat in e.seats:
                     self._warn(view, seat, e.deadline)
@@ -149,7 +153,9 @@ class Nudger:
         for turn in turns.values():
             turn.view = view
 
-    def _turn_changed(self, view: TableView, e: TurnChanged) -> None:
+    def _turn_changed(self, view: TableView, e: TurnChanged | TurnResumed,
+                      began: datetime | None = None) -> None:
+        """A turn for the people in `e.seats` (one that `began` before, after a restart)."""
         tid = view.table_id
         people: set[int] = set()
         for seat in e.seats:
@@ -162,13 +168,29 @@ class Nudger:
                 turn = Turn(tid, sv.user_id, view, awaits=e.awaits)
                 turns[sv.user_id] = turn
                 if self.after > 0:
-                    turn.due = self.clock.now() + timedelta(seconds=self.after)
-                    self._due.append(turn)
-                    self._wake.set()
-                    if self._scheduler is None or self._scheduler.done():
-                        self._scheduler = self._spawn(self._serve())
+                    start = self.clock.now() if began is None else began
+                    turn.due = start + timedelta(seconds=self.after)
+                    self._schedule(turn)
         for uid in [u for u in self._turns.get(tid, {}) if u not in people]:
             self._end(tid, uid)
+
+    def _schedule(self, turn: Turn) -> None:
+        """Queue the turn by its moment: a new turn's comes last (the same grace for all, so
+        this is one step); only a resumed turn, which began earlier, goes further forward."""
+        assert turn.due is not None
+        i = len(self._due)
+        while i > 0 and (self._due[i - 1].due or turn.due) > turn.due:
+            i -= 1
+        self._due.insert(i, turn)
+        running = self._scheduler is not None and not self._scheduler.done()
+        if i == 0 and len(self._due) > 1 and running:
+            # it sleeps until the old first moment: start it again on this earlier one
+            assert self._scheduler is not None
+            self._scheduler.cancel()
+            running = False
+        self._wake.set()
+        if not running:
+            self._scheduler = self._spawn(self._serve())
 
     def _end(self, table_id: int, user_id: int | None) -> None:
         """The person's turn is over (they acted, a computer moved, they left): no nudge for

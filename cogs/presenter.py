@@ -54,6 +54,7 @@ from bot.events import (
     TrumpChosen,
     TrumpTurned,
     TurnChanged,
+    TurnResumed,
 )
 from bot.models import SeatView, TableView
 from bot.presenter import TableReads
@@ -124,6 +125,9 @@ class DiscordPresenter:
 
     async def publish(self, table: TableView, events: list[Event]) -> None:
         """Note what changed and schedule the messages to update (never waits on Discord)."""
+        if events and all(isinstance(e, TurnResumed) for e in events):
+            self.nudges.observe(table, events)  # a restart: nothing to show, a nudge may be due
+            return
         ts = self._tables.get(table.table_id)
         if ts is None:
             ts = TableState(table, Slot(table.table_id, message_id=table.message_id,

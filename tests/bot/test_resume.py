@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.events import GameOver, TimedOut
+from bot.events import GameOver, TimedOut, TurnResumed
 from bot.models import TableOptions, TableStatus
 from bot.presenter import RecordingPresenter
 from bot.service import ServiceConfig, TableService
 from data import Store
+from engine import Play
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD, HOST
 from tests.bot.helpers import is_open, move, start_game
 
@@ -50,7 +51,11 @@ async def test_restart_mid_hand_resumes_where_it_stood(db_path: Path, clock: Man
         after = service.table(tid)
         assert after == before
         assert service.hand_view(tid, HOST) == hand
-        assert presenter.published == []  # resuming says nothing by itself
+        # resuming says nothing but whose turn goes on, and since when (for its nudge)
+        resumed = presenter.events(tid)
+        assert resumed == [TurnResumed(seats=before.state.actor_seats, awaits=Play,
+                                       hand_number=before.hand_number or 0,
+                                       began=before.deadline - timedelta(seconds=60))]
         while is_open(service, tid):
             await move(service, tid, HOST)
             await service.wait_idle()

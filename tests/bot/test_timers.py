@@ -124,7 +124,8 @@ async def test_person_takes_the_seat_back(
         await until_host_awaited()
         live = service.directory.get(tid)
         live.seats[0].autopilot = True  # the state two timeouts leave, on the host's turn
-        service._turns.resume(live)  # the computer would move after its 5 s delay
+        # the computer would move after its 5 s delay
+        await service._turns.resume(live, service.clock.now())
         me = service.hand_view(tid, HOST)
         if me.legal_bids:
             await service.bid(tid, HOST, me.legal_bids[0], me.hand_number)

@@ -165,3 +165,56 @@ async def test_an_ended_table_takes_its_nudges_down_and_keeps_nothing(
     assert len(nudges(h, slow)) == 1
     nudger = h.bot.presenter.nudges  # type: ignore[attr-defined]
     assert (nudger._turns, nudger._posted, nudger._locks) == ({}, {}, {})
+
+
+async def test_a_turn_in_progress_at_a_restart_gets_its_nudge_from_when_it_began(
+        boot: Boot, clock: ManualClock) -> None:
+    h1 = await boot(timeout=120)
+    alice, bob, carol = h1.member("alice"), h1.member("bob"), h1.member("carol")
+    d1 = Driver(h1, [alice, bob, carol])
+    await d1.lobby(max_cards=3)
+    slow = await mid_hand(d1)
+    await wait(clock, 5)
+    await h1.close()  # the turn is 5 s old; the bot is down for 6 s more
+    await clock.advance(6)
+    h2 = await boot(timeout=120, share_with=h1)
+    await wait(clock, 8)  # 19 s since the turn began
+    assert nudges(h2, slow) == []
+    await wait(clock, 1)
+    got = nudges(h2, slow)
+    assert [n.why for n in got] == ["dm"] and still_there(h2, got[0])
+    d2 = Driver(h2, [alice, bob, carol])
+    seat, m = d2.awaited()[0]
+    assert m == slow
+    await d2.act_controls(seat, m)
+    assert not still_there(h2, got[0])  # acted: the nudge is gone
+
+
+async def test_a_resumed_turn_long_overdue_is_nudged_at_once(
+        boot: Boot, clock: ManualClock) -> None:
+    h1 = await boot(timeout=120)
+    alice, bob, carol = h1.member("alice"), h1.member("bob"), h1.member("carol")
+    d1 = Driver(h1, [alice, bob, carol])
+    await d1.lobby(max_cards=3)
+    slow = await mid_hand(d1)
+    await h1.close()
+    await clock.advance(45)  # its nudge fell due while the bot was down
+    h2 = await boot(timeout=120, share_with=h1)
+    await drain()
+    assert [n.why for n in nudges(h2, slow)] == ["dm"]
+
+
+async def test_a_resumed_untimed_turn_is_nudged_counting_from_the_restart(
+        boot: Boot, clock: ManualClock) -> None:
+    h1 = await boot(timeout=0)  # no timer: when the turn began is not stored
+    alice, bob, carol = h1.member("alice"), h1.member("bob"), h1.member("carol")
+    d1 = Driver(h1, [alice, bob, carol])
+    await d1.lobby(max_cards=3)
+    slow = await mid_hand(d1)
+    await h1.close()
+    await clock.advance(100)
+    h2 = await boot(timeout=0, share_with=h1)
+    await wait(clock, 19)
+    assert nudges(h2, slow) == []
+    await wait(clock, 1)
+    assert [n.why for n in nudges(h2, slow)] == ["dm"]

@@ -79,6 +79,9 @@ MAX_TRIES = 8
 MAX_TRIES_FINAL = 20
 """The same for the message of a table that has ended (the final standings): about 35 min."""
 NO_ACCESS = {50001, 50013}
+MISSING_ACCESS = 50001
+GONE = {10003, 10004}
+"""Unknown Channel, Unknown Guild: the table's channel (or its server) no longer exists."""
 """Missing Access, Missing Permissions: the bot cannot see or post in the channel."""
 THREAD_ARCHIVED = 50083
 """Posting in an archived thread fails until it is unarchived: told like NO_ACCESS."""
@@ -128,11 +131,13 @@ class Delivery:
                  dm_closed: Callable[[int, int, Acting | None], None],
                  sent: Callable[[int], None],
                  no_access: Callable[[TableView, discord.HTTPException], None] | None = None,
+                 gone: Callable[[TableView], None] | None = None,
                  edit_interval: float = TABLE_EDIT_INTERVAL,
                  computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK) -> None:
         """`body_of`: what a slot shows now (the presenter's). `dm_closed(table, user, acting)`:
         Discord refused a DM (error 50007). `sent(table)`: a slot of the table is up to date
         (or given up). `no_access(view, error)`: the bot may not post the table message.
+        `gone(view)`: the table's channel no longer exists (deleted while the bot was away).
         `edit_interval`, `computer_hold`: see the module docstring (0: no wait)."""
         self.bot = bot
         self.tables = tables
@@ -141,6 +146,7 @@ class Delivery:
         self._dm_closed = dm_closed
         self._sent = sent
         self._no_access = no_access
+        self._gone = gone
         self.edit_interval = edit_interval
         self.computer_hold = computer_hold
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
@@ -303,12 +309,18 @@ class Delivery:
                     except discord.Forbidden as err:
                         if err.code not in NO_ACCESS:
                             raise
-                        self._cannot_post(slot, err)
+                        if err.code == MISSING_ACCESS and await self._channel_missing(slot):
+                            self._channel_gone(slot, err)
+                        else:
+                            self._cannot_post(slot, err)
                         slot.sent = version  # not retried: the next change tries again
                         continue
                     except discord.NotFound as err:  # the channel itself is gone
-                        log.warning("the %s message of table %s has nowhere to go: %s",
-                                    _what(slot), slot.table_id, _reason(err))
+                        if err.code in GONE:
+                            self._channel_gone(slot, err)
+                        else:
+                            log.warning("the %s message of table %s has nowhere to go: %s",
+                                        _what(slot), slot.table_id, _reason(err))
                         slot.sent = version
                         continue
                     except discord.HTTPException as err:
@@ -355,6 +367,30 @@ class Delivery:
                     _what(slot), slot.table_id, _reason(err), delay)
         slot.retry_at = self._now() + delay
         self._arm(slot, delay)
+
+    async def _channel_missing(self, slot: Slot) -> bool:
+        """After 50001 Missing Access: is the table's channel gone (GET answers 10003 or 10004)
+        rather than closed to the bot (it exists: a permission problem, told to the host)?"""
+        if not slot.is_table or slot.view is None:
+            return False
+        try:
+            await self.bot.http.get_channel(slot.view.channel_id)
+        except discord.NotFound as err:
+            return err.code in GONE
+        except discord.HTTPException:
+            return False
+        except RETRYABLE:
+            return False
+        return False
+
+    def _channel_gone(self, slot: Slot, err: discord.HTTPException) -> None:
+        if slot.is_table and slot.view is not None and self._gone is not None:
+            log.warning("the channel %s of table %s is gone (%s): ending the table",
+                        slot.view.channel_id, slot.table_id, _reason(err))
+            self._gone(slot.view)
+        else:
+            log.warning("the %s message of table %s has nowhere to go: %s",
+                        _what(slot), slot.table_id, _reason(err))
 
     def _cannot_post(self, slot: Slot, err: discord.HTTPException) -> None:
         if slot.is_table and slot.view is not None and self._no_access is not None:

@@ -157,6 +157,7 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.dm_owner: dict[int, int] = {}  # DM channel id -> user id
         self.closed_dms: set[int] = set()  # users whose DMs refuse the bot (error 50007)
+        self.deleted_channels: set[int] = set()  # every call there: 404 Unknown Channel
         self.interactions: dict[int, _Interaction] = {}  # interaction id -> context
         self.tokens: dict[str, int] = {}  # interaction token -> interaction id
         self.failures: list[tuple[str, str, int, int, str]] = []
@@ -250,6 +251,12 @@ class FakeDiscord:
 
     def _route(self, call: Call, route: Any) -> Any:
         m, p, j = call.method, call.path, call.json or {}
+        cid = getattr(route, "channel_id", None)
+        if cid is not None and int(cid) in self.deleted_channels:
+            raise _error(404, 10003, "Unknown Channel")  # any call in a deleted channel
+        if (m, p) == ("GET", "/channels/{channel_id}"):
+            return {"id": str(cid), "type": 0, "name": "cards", "position": 0,
+                    "permission_overwrites": [], "nsfw": False, "parent_id": None}
         if (m, p) == ("GET", "/users/@me"):
             return self.bot_user
         if (m, p) == ("GET", "/oauth2/applications/@me"):

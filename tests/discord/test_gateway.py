@@ -14,7 +14,7 @@ from bot.service import GONE_CHANNEL, GONE_GUILD
 from tests.discord.conftest import Boot
 from tests.discord.driver import Driver
 from tests.discord.faults import Faults
-from tests.discord.harness import CALLBACK, Harness, Member, drain
+from tests.discord.harness import CALLBACK, CHANNEL_MESSAGE, Harness, Member, drain
 
 
 async def a_game(h: Harness, channel: int | None = None) -> tuple[Driver, list[Member]]:
@@ -155,3 +155,54 @@ async def test_a_server_outage_pauses_its_timers_until_it_is_back(
     await clock.advance(31)
     await drain()
     assert any(s.timeouts_in_row == 1 for s in d.view().seats)
+
+
+@pytest.mark.parametrize("how", ["10003 on the next edit", "50001 on the next edit",
+                                 "10004 on the next edit", "found at a restart"])
+async def test_a_channel_deleted_unseen_ends_its_table_when_discord_says_so(
+        boot: Boot, how: str) -> None:
+    """No CHANNEL_DELETE reached the bot (it was offline, or missed it): the next edit of the
+    table message answers 10003 Unknown Channel (or 50001 Missing Access, and fetching the
+    channel answers 10003), and the table ends exactly as for CHANNEL_DELETE."""
+    h = await boot()
+    d, _ = await a_game(h)
+    table = d.view()
+    assert table is not None
+    remember_controls(d)
+    if how == "found at a restart":
+        await h.close()
+        h.fake.deleted_channels.add(h.channel)  # deleted while the bot was offline
+        h = await boot(share_with=h)
+        d = Driver(h, d.members, seed=6)
+        d.click_before = remember = d.controls_payload(*d.awaited()[0])  # type: ignore[attr-defined]
+        assert remember is not None
+    else:
+        h.fake.deleted_channels.add(h.channel)
+        if how.startswith("50001"):
+            Faults(h).fail("PATCH", CHANNEL_MESSAGE, 403, 50001)
+        if how.startswith("10004"):  # Unknown Guild: the whole server is gone
+            Faults(h).fail("PATCH", CHANNEL_MESSAGE, 404, 10004)
+    seat, m = d.awaited()[0]
+    await d.act_controls(seat, m)  # its table message is edited: Discord refuses
+    await drain()
+    assert d.view() is None
+    assert (await stored(h, table.table_id)).status.value == "cancelled"
+    assert await h.bot.store.game_for_table(table.table_id) is None  # no result, no ratings
+    assert await refusal(d) == GONE_CHANNEL
+    await h.close()
+    h2 = await boot(share_with=h)
+    assert h2.bot.resume_report.resumed == []  # never resumed
+
+
+async def test_missing_access_in_a_channel_that_exists_tells_the_host_and_ends_nothing(
+        h: Harness) -> None:
+    d, (alice, *_) = await a_game(h)
+    Faults(h).fail("PATCH", CHANNEL_MESSAGE, 403, 50001)
+    seat, m = d.awaited()[0]
+    await d.act_controls(seat, m)
+    await drain()
+    view = d.view()
+    assert view is not None and view.status.value == "playing"  # the game goes on
+    told = [c for c in h.fake.log if c.method == "POST" and c.audience == alice.id
+            and "permission" in str(c.json).lower()]
+    assert len(told) == 1, told

@@ -44,7 +44,7 @@ from engine.ai.sim import (
     Particle,
     Setup,
     SimState,
-    advance,
+    after_card,
     best_response,
     distinct_moves,
     rollout,
@@ -334,13 +334,7 @@ class HardPlayer(MediumPlayer):
                     pending.append((SimState(search.setup, hands, search.bids, kinds), weight))
             if pending and (done or len(pending) >= batch):
                 for i in alive:
-                    groups: dict[int, list[Particle]] = {}
-                    for root, weight in pending:
-                        child = root.copy()
-                        child.play(search.candidates[i])
-                        advance(child, me, branch_at)
-                        groups.setdefault(child.trail, []).append((child, weight))
-                    for group in groups.values():
+                    for group in after_card(pending, search.candidates[i], me, branch_at):
                         if target >= 0:
                             value, made = solve_sampled_makes(
                                 group, me, search.table, branch_at, target

@@ -8,6 +8,7 @@ trick winners).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.ai.bits import SUIT_MASKS, legal_mask
@@ -365,6 +366,20 @@ def advance(state: SimState, me: int, branch_at: int) -> None:
 Particle = tuple[SimState, float]
 
 
+def after_card(
+    particles: list[Particle], card: int, me: int, branch_at: int
+) -> Iterable[list[Particle]]:
+    """Each particle after I play `card` and the others answer up to my next choice, grouped by
+    the cards played on the way: deals I cannot tell apart then must get the same next card."""
+    groups: dict[int, list[Particle]] = {}
+    for state, weight in particles:
+        child = state.copy()
+        child.play(card)
+        advance(child, me, branch_at)
+        groups.setdefault(child.trail, []).append((child, weight))
+    return groups.values()
+
+
 def solve_sampled(
     particles: list[Particle], me: int, table: list[int], branch_at: int
 ) -> float:
@@ -382,14 +397,8 @@ def solve_sampled(
     moves = distinct_moves(legal, first.live & ~first.hands[me])
     best = -float("inf")
     for card in moves:
-        groups: dict[int, list[Particle]] = {}
-        for state, weight in particles:
-            child = state.copy()
-            child.play(card)
-            advance(child, me, branch_at)
-            groups.setdefault(child.trail, []).append((child, weight))
         value = 0.0
-        for group in groups.values():
+        for group in after_card(particles, card, me, branch_at):
             value += solve_sampled(group, me, table, branch_at)
         if value > best:
             best = value
@@ -414,15 +423,9 @@ def solve_sampled_makes(
     moves = distinct_moves(legal, first.live & ~first.hands[me])
     best = (-float("inf"), 0.0)
     for card in moves:
-        groups: dict[int, list[Particle]] = {}
-        for state, weight in particles:
-            child = state.copy()
-            child.play(card)
-            advance(child, me, branch_at)
-            groups.setdefault(child.trail, []).append((child, weight))
         value = 0.0
         made = 0.0
-        for group in groups.values():
+        for group in after_card(particles, card, me, branch_at):
             group_value, group_made = solve_sampled_makes(group, me, table, branch_at, target)
             value += group_value
             made += group_made

@@ -86,6 +86,13 @@ def _cards(values: Sequence[str]) -> tuple[Card, ...]:
         raise TableError(sentence(str(err))) from None
 
 
+def _card_options(cards: Sequence[Card]) -> list[discord.SelectOption]:
+    """One option per card (value: its code, like 10H); a lone "-" when there is none, because
+    Discord refuses a select without options."""
+    return [discord.SelectOption(label=str(c), value=c.code, description=c.name)
+            for c in cards] or [discord.SelectOption(label="-", value="-")]
+
+
 def release(interaction: discord.Interaction, item: discord.ui.Item[Any] | None = None) -> None:
     """Break the reference cycles discord.py leaves around an answered interaction.
 
@@ -167,8 +174,7 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     """A select of the cards the player may play now (values are card codes like 10H)."""
 
     def __init__(self, table_id: int, guard: Guard, cards: Sequence[Card] = ()) -> None:
-        options = [discord.SelectOption(label=str(c), value=c.code, description=c.name)
-                   for c in cards] or [discord.SelectOption(label="-", value="-")]
+        options = _card_options(cards)
         super().__init__(discord.ui.Select(custom_id=f"ohhell:card:{table_id}:{guard.code()}",
                                            placeholder="Play a card", options=options[:25]))
         self.table_id, self.guard = table_id, guard
@@ -231,8 +237,7 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def __init__(self, table_id: int, guard: Guard, cards: Sequence[Card] = (),
                  count: int = 1) -> None:
-        options = [discord.SelectOption(label=str(c), value=c.code, description=c.name)
-                   for c in cards] or [discord.SelectOption(label="-", value="-")]
+        options = _card_options(cards)
         count = max(1, min(count, len(options)))
         super().__init__(discord.ui.Select(
             custom_id=f"ohhell:discard:{table_id}:{guard.code()}", options=options[:25],

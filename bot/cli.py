@@ -364,7 +364,7 @@ async def _game_loop(
                     None, decide, level, view.saves, me
                 )
                 write(f"{prompt}{_move_text(move)}  (computer's choice)")
-                await _submit(service, table_id, me, move, state.hand_number)
+                await _submit(service, table_id, me, move)
                 continue
             lowered = text.lower()
             if me.phase is Phase.TRUMP_CHOICE and _is_suit(text):
@@ -386,7 +386,7 @@ async def _game_loop(
             elif me.phase is Phase.PLAYING and me.legal_declarations:
                 joker = await _joker_play(keyboard, me, text, write, level)
                 if joker is not None:
-                    await _submit(service, table_id, me, joker, state.hand_number)
+                    await _submit(service, table_id, me, joker)
             elif me.phase is Phase.PLAYING:
                 await service.play(table_id, YOU, text, state.hand_number)
             elif me.phase is Phase.TRUMP_CHOICE:
@@ -452,9 +452,7 @@ def _write_scores(view: TableView, write: Callable[[str], None]) -> None:
             write(line)
 
 
-async def _submit(
-    service: TableService, table_id: int, me: PlayerView, move: Move, hand_number: int
-) -> None:
+async def _submit(service: TableService, table_id: int, me: PlayerView, move: Move) -> None:
     """A computer's move for your seat, as the value it chose (never re-read as text)."""
     await service.act(table_id, YOU, move, Guard.of(me))
 

@@ -79,10 +79,6 @@ class TurnTimers:
             self._held -= table_ids
 
     @property
-    def paused(self) -> bool:
-        return self._paused
-
-    @property
     def busy(self) -> bool:
         """A timer is past its sleep, handling its warning or timeout."""
         return bool(self._busy)

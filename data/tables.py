@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from data.driver import Dialect, Row, Session
+from data.driver import Dialect, Session
 from data.errors import StoreError, TableNotFound
 
 
@@ -382,11 +382,6 @@ async def read_actions(session: Session, table_id: int, after_id: int = 0) -> li
         )
         for row in rows
     ]
-
-
-def first_row(rows: list[Row]) -> Row | None:
-    """The first row, or None."""
-    return rows[0] if rows else None
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:

@@ -27,12 +27,12 @@ START_AGAINST = (
 )
 
 
-class Refuses(BaseHTTPRequestHandler):
-    """Discord's answer to a bad token: 401 on GET /users/@me."""
+class JsonHandler(BaseHTTPRequestHandler):
+    """A fake Discord endpoint that answers JSON and keeps quiet in the test output."""
 
-    def do_GET(self) -> None:
-        body = json.dumps({"message": "401: Unauthorized", "code": 0}).encode()
-        self.send_response(401)
+    def answer(self, status: int, data: object) -> None:
+        body = json.dumps(data).encode()
+        self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -40,6 +40,13 @@ class Refuses(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+
+class Refuses(JsonHandler):
+    """Discord's answer to a bad token: 401 on GET /users/@me."""
+
+    def do_GET(self) -> None:
+        self.answer(401, {"message": "401: Unauthorized", "code": 0})
 
 
 @pytest.fixture
@@ -105,7 +112,7 @@ def test_a_database_folder_it_cannot_write_ends_with_one_line(tmp_path: Path) ->
     assert "writable" in line and "uid 10001" in line
 
 
-class Accepts(BaseHTTPRequestHandler):
+class Accepts(JsonHandler):
     """A Discord that accepts the token (login succeeds, then setup_hook runs)."""
 
     def do_GET(self) -> None:
@@ -117,12 +124,4 @@ class Accepts(BaseHTTPRequestHandler):
                     "bot_public": True, "bot_require_code_grant": False, "verify_key": "x",
                     "flags": 0, "owner": {"id": "3", "username": "owner", "discriminator": "0",
                                           "global_name": None, "avatar": None}}
-        body = json.dumps(data).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+        self.answer(200, data)

@@ -164,6 +164,10 @@ async def test_the_autopilot_plays_at_the_chosen_level(
     assert any(line.startswith("Final standings") for line in lines)
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_at_once_with_one_line(tmp_path: Path) -> None:
     db = tmp_path / "kept.sqlite3"
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
@@ -174,6 +178,9 @@ def test_ctrl_c_stops_at_once_with_one_line(tmp_path: Path) -> None:
          str(db)],
         cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env=env,
+        # A runner that starts the tests as a background job (no terminal) ignores SIGINT, and
+        # children inherit that: give the game the disposition a terminal's Ctrl-C meets.
+        preexec_fn=_default_sigint,
     )
     assert proc.stdout is not None
     seen = b""

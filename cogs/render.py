@@ -140,7 +140,7 @@ def seat_mention(seat: SeatView) -> str:
 def cards_text(cards: Sequence[Card], legal: Sequence[Card] = ()) -> str:
     """A hand sorted by suit then rank, suits apart; legal cards in bold when given."""
     marked = set(legal)
-    groups: dict[Suit, list[str]] = {}
+    groups: dict[Suit | None, list[str]] = {}  # special cards (no suit) last
     for c in sort_hand(list(cards)):
         groups.setdefault(c.suit, []).append(f"**{c}**" if c in marked else str(c))
     return "   ".join(" ".join(g) for g in groups.values()) or "(no cards)"

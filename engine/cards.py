@@ -82,7 +82,7 @@ class Card:
     __slots__ = ("code", "index", "kind", "rank", "suit")
 
     rank: int
-    suit: Suit
+    suit: Suit | None
     index: int
     kind: str
     code: str
@@ -109,7 +109,7 @@ class Card:
         raise AttributeError("Card is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        if self.kind != "standard":
+        if self.suit is None:
             return (_special_by_code, (self.code,))
         return (Card, (self.rank, int(self.suit)))
 
@@ -122,7 +122,7 @@ class Card:
         return self.index < other.index
 
     def __str__(self) -> str:
-        if self.index >= 52:
+        if self.suit is None:
             return _SPECIAL_WORDS[self.kind]
         return RANK_NAMES.get(self.rank, str(self.rank)) + self.suit.symbol
 
@@ -132,7 +132,7 @@ class Card:
     @property
     def name(self) -> str:
         """The card in words ("Queen of hearts", "Wizard"), for sentences."""
-        if self.index >= 52:
+        if self.suit is None:
             return _SPECIAL_WORDS[self.kind]
         return f"{_RANK_WORDS.get(self.rank, str(self.rank))} of {self.suit.label}"
 
@@ -232,6 +232,6 @@ def sort_hand(cards: list[Card]) -> list[Card]:
 
 
 def _hand_order(card: Card) -> int:
-    if card.index >= 52:
+    if card.suit is None:
         return card.index * 16
     return int(card.suit) * 16 + 14 - card.rank

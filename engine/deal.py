@@ -52,7 +52,7 @@ SPECIAL_SLOT = 4
 
 def slot_of(card: Card) -> int:
     """The list of a held hand that keeps `card`: its suit, or SPECIAL_SLOT."""
-    return SPECIAL_SLOT if card.index >= 52 else int(card.suit)
+    return SPECIAL_SLOT if card.suit is None else int(card.suit)
 
 
 def by_suit(cards: list[Card]) -> list[list[Card]]:

@@ -40,6 +40,12 @@ _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 
 
+_STANDARD_SUITS: tuple[tuple[Card, Suit], ...] = tuple(
+    (card, Suit(card.index // 13)) for card in STANDARD_DECK
+)
+"""Each standard card with its suit as a `Suit` (every standard card has one), for dealing."""
+
+
 def _parse_card(card: Card | str) -> Card:
     if isinstance(card, Card):
         return card
@@ -237,10 +243,10 @@ class Game:
     def _hands_from(self, owner: dict[Card, int]) -> list[list[list[Card]]]:
         """Each seat's hand as suit lists in pack order (and an empty list for special cards)."""
         held: list[list[list[Card]]] = [[[], [], [], [], []] for _ in range(self.players)]
-        for card in STANDARD_DECK:
+        for card, suit in _STANDARD_SUITS:
             seat = owner.get(card)
             if seat is not None:
-                held[seat][card.suit].append(card)
+                held[seat][suit].append(card)
         return held
 
     def _trump_step(self, deck: list[Card], dealt: int) -> None:
@@ -393,7 +399,9 @@ class Game:
         held = self._held[turn]
         trick = self.current_trick
         if trick:
-            following = held[trick[0][1].suit]
+            led = trick[0][1].suit
+            assert led is not None  # the standard pack's tricks hold only standard cards
+            following = held[led]
             if following:
                 return following[:]
             trump = self.trump_suit
@@ -561,7 +569,7 @@ class Game:
     def _deal_extra_card(self) -> None:
         for seat in self._seats_from_left():
             card = self._stock.pop(0)
-            bisect.insort(self._held[seat][card.suit], card, key=card_index)
+            bisect.insort(self._held[seat][slot_of(card)], card, key=card_index)
         self.hand_size += 1
         self.tricks_in_hand += 1
         if self._told is not None:
@@ -577,6 +585,8 @@ class Game:
             card = _parse_card(card)
         held = self._held[seat]
         suit = card.suit
+        if suit is None:  # a special card: the standard pack never holds one
+            raise IllegalAction(f"You do not hold a {card}: this pack has no special cards.")
         same_suit = held[suit]
         try:
             position = same_suit.index(card)
@@ -586,6 +596,7 @@ class Game:
         if trick:
             led = trick[0][1].suit
             if suit != led:
+                assert led is not None  # the trick holds only standard cards (checked above)
                 if held[led]:
                     raise IllegalAction(f"You must follow suit: you hold a {led.singular}.")
                 trump = self.trump_suit

@@ -197,7 +197,7 @@ class SpecialHand:
                 f"({self.value_text(followers[0])})."
             )
         message = f"You must follow suit: you hold a {led.singular}."
-        if card.index >= 52:
+        if card.suit is None:
             message += f" The joker is a {self.suit_of(card).singular} this hand"  # type: ignore[union-attr]
             message += ", not a wild card." if self.system == "joker_dup" else " (a trump)."
         elif card is self.super_trump:
@@ -309,7 +309,7 @@ class SpecialHand:
         """What `card` is worth this hand, in plain words."""
         trump = self.trump
         system = self.system
-        if card.index < 52:
+        if card.suit is not None:
             if card is self.super_trump and trump is not None:
                 return (
                     f"the Super Trump: above the Ace of {trump.label}, beaten only by a joker; "
@@ -390,7 +390,7 @@ class SpecialHand:
 
 def super_trump_for(turned: Card | None) -> Card | None:
     """The Super Trump: the turned card's rank in the other suit of its colour (5♠: 5♣)."""
-    if turned is None or turned.index >= 52:
+    if turned is None or turned.suit is None:
         return None
     partner = {
         Suit.CLUBS: Suit.SPADES,

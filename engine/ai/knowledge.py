@@ -87,13 +87,13 @@ def read_view(view: PlayerView) -> Knowledge:
         tricks.append(view.current_trick)
     for trick in tricks:
         leader, lead_card = trick[0]
-        led = int(lead_card.suit)
+        led = lead_card.index // 13  # the suit's number, as in bits (standard cards only)
         if after_broken and trump >= 0 and led == trump and not broken:
             voids[leader] |= ALL_SUITS & ~(1 << trump)
         any_trump = led == trump
         for who, card in trick:
             played_by[who] |= 1 << card.index
-            suit = int(card.suit)
+            suit = card.index // 13
             if suit != led:
                 voids[who] |= 1 << led
                 if must_trump and trump >= 0 and suit != trump:

@@ -167,7 +167,7 @@ class EasyPlayer(Player):
     def _trump(self, view: PlayerView) -> Suit:
         counts = [0, 0, 0, 0]
         for card in view.hand:
-            counts[card.suit] += 2 + (card.rank >= 12)
+            counts[card.index // 13] += 2 + (card.rank >= 12)  # the suit (a standard hand)
         return Suit(max(range(4), key=lambda suit: counts[suit]))
 
     def _discards(self, view: PlayerView, needed: int) -> list[Card]:

@@ -219,7 +219,7 @@ def trump_for(view: PlayerView) -> Suit:
     """The suit to name (a turned Wizard): the longest and highest among the plain cards."""
     counts = [0.0, 0.0, 0.0, 0.0]
     for card in view.hand:
-        if card.index < 52:
+        if card.suit is not None:
             counts[card.suit] += 1 + card.rank / 28
     options = view.legal_trumps or tuple(Suit)
     return max(options, key=lambda suit: counts[suit])

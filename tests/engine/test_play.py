@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import Card, Game, IllegalAction, Phase, Rules, Suit
+from engine import Card, Game, IllegalAction, Phase, Play, Rules, Suit
 
 from .deals import pack_dealing
 
@@ -52,6 +52,25 @@ def test_refusals_say_why_and_change_nothing() -> None:
     with pytest.raises(IllegalAction, match="not a card"):
         game.play(1, "banana")
     assert game.to_json() == before
+
+
+def test_a_special_card_in_a_standard_game_is_refused_in_words() -> None:
+    hands = {0: ["AH", "2S"], 1: ["KH", "3S"], 2: ["QH", "4S"], 3: ["JH", "5S"]}
+    game = Game.new(4, rules_with(hand_sizes=[2]), seed=1, dealer=3,
+                    deck=pack_dealing(hands, 3, "2C"))
+    for seat in range(4):
+        game.bid(seat, 0 if seat < 3 else 1)
+    for leader_played in (False, True):
+        seat = game.turn
+        assert seat is not None
+        before = game.to_json()
+        with pytest.raises(IllegalAction, match="You do not hold a Joker"):
+            game.play(seat, "JK")
+        with pytest.raises(IllegalAction, match="You do not hold a Wizard"):
+            game.apply(seat, Play(Card.parse("W")))
+        assert game.to_json() == before
+        if not leader_played:
+            game.play(seat, "AH")
 
 
 def test_must_trump_la_podrida() -> None:

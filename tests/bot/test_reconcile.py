@@ -83,8 +83,11 @@ async def test_a_save_that_landed_before_the_connection_dropped_stands(store: St
         landing.raise_after_next = True
         after = await move(service, tid, HOST)  # lands, then the connection drops
         assert after.saves == view.saves + 1  # not undone: the person's move stands
-        stored = await store.get_table(tid)
-        assert stored is not None and stored.saves == after.saves
+        stored = await store.get_table(tid)  # the computers may have moved on since
+        assert stored is not None and stored.saves >= after.saves
+        log = await store.actions(tid)
+        moves = set(LOG_NAMES.values())
+        assert [a.user_id for a in log if a.action in moves].count(HOST) == 1  # logged once
         for _ in range(200):  # play on to the end
             await service.wait_idle()
             if not is_open(service, tid):

@@ -461,6 +461,8 @@ async def test_a_save_already_handed_to_sqlite_lands_when_its_caller_is_cancelle
         with pytest.raises(asyncio.CancelledError):
             await saving
         await holding
+        await store._statement("SELECT 1")  # queued behind the save on the same connection:
+        # once it answers, the save (whose caller is gone, so nobody can await it) has run
         stored = await store.get_table(table.id)
         assert stored is not None and stored.snapshot_json == '{"n": 1}' and stored.saves == 1
         assert [a.action for a in await store.actions(table.id)] == ["bid"]

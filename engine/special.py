@@ -312,7 +312,7 @@ class SpecialHand:
         if card.suit is not None:
             if card is self.super_trump and trump is not None:
                 return (
-                    f"the Super Trump: above the Ace of {trump.label}, beaten only by a joker; "
+                    f"the Super Trump: above the Ace of trumps, beaten only by a joker; "
                     f"it follows {card.suit.label}"
                 )
             return "an ordinary card"
@@ -320,7 +320,7 @@ class SpecialHand:
         if system == "joker_high":
             if trump is not None:
                 return (
-                    f"the highest trump, above the Ace of {trump.label}; it follows "
+                    f"the highest trump, above the Ace of trumps; it follows "
                     f"{trump.label}"
                 )
             return "no trump this hand: it beats every card and may be played at any time"

@@ -14,10 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import signal
-import subprocess
-import sys
-import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -27,27 +23,17 @@ from typing import Any
 from bot.moves import LOG_NAMES, replay
 from data import Store
 from engine import Rules
+from tests.killable import KillableChild
 
 CHILD = Path(__file__).with_name("crash_child.py")
 MOVES = set(LOG_NAMES.values())
 
 
-class Child:
-    """A running child; a reader thread collects its whole (acknowledged) lines."""
+class Child(KillableChild[dict[str, Any]]):
+    """A running crash child: one JSON line per acknowledged action."""
 
     def __init__(self, db_path: Path, channels: int, seed: int) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, str(CHILD), str(db_path), str(channels), str(seed)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.lines: list[dict[str, Any]] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for raw in self.process.stdout:
-            if raw.endswith(b"\n"):  # a line cut by the kill was never acknowledged
-                self.lines.append(json.loads(raw))
+        super().__init__(str(CHILD), [str(db_path), str(channels), str(seed)], json.loads)
 
     def moves(self) -> int:
         return sum(1 for line in self.lines if "move" in line)
@@ -58,16 +44,6 @@ class Child:
         while self.moves() < moves and self.process.poll() is None:
             assert time.monotonic() < deadline, "the child made no progress"
             time.sleep(0.001)
-
-    def kill(self) -> list[dict[str, Any]]:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=30)
-        self._reader.join(timeout=30)
-        assert self.process.stderr is not None
-        error = self.process.stderr.read().decode()
-        self.process.stderr.close()
-        assert self.process.returncode == -signal.SIGKILL, f"the child died by itself:\n{error}"
-        return list(self.lines)
 
 
 @dataclass

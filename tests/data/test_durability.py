@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import os
 import random
-import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
+
+from tests.killable import KillableChild
 
 CHILD = Path(__file__).with_name("durability_child.py")
 CHANNELS = 6
@@ -26,37 +26,15 @@ DATABASES = 3
 LIVES = 7  # kills per database; DATABASES * LIVES trials in all
 
 
-class Child:
-    """A running child whose acknowledged lines are collected by a reader thread."""
+class Child(KillableChild[str]):
+    """A running durability child: one acknowledged line per stored write."""
 
     def __init__(self, db_path: Path) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, str(CHILD), str(db_path), str(CHANNELS)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for raw in self.process.stdout:
-            if raw.endswith(b"\n"):  # a line cut by the kill was never acknowledged
-                self.lines.append(raw.decode().strip())
+        super().__init__(str(CHILD), [str(db_path), str(CHANNELS)],
+                         lambda raw: raw.decode().strip())
 
     def acks(self) -> int:
         return len(self.lines)
-
-    def kill(self) -> list[str]:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=30)
-        self._reader.join(timeout=30)
-        assert self.process.stderr is not None
-        error = self.process.stderr.read().decode()
-        self.process.stderr.close()
-        assert self.process.returncode == -signal.SIGKILL, f"child died by itself:\n{error}"
-        return list(self.lines)
 
 
 def wait_for_acks(child: Child, acks: int) -> None:

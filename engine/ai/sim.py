@@ -395,6 +395,9 @@ def solve_sampled(
         return sum(weight * table[state.won[me]] for state, weight in particles)
     legal = first.legal(me)
     moves = distinct_moves(legal, first.live & ~first.hands[me])
+    # a line that scores the table's best in every deal cannot be beaten: stop there (the
+    # value and the first best move are the same as searching on)
+    ceiling = max(table) * sum(weight for _, weight in particles)
     best = -float("inf")
     for card in moves:
         value = 0.0
@@ -402,6 +405,8 @@ def solve_sampled(
             value += solve_sampled(group, me, table, branch_at)
         if value > best:
             best = value
+            if best >= ceiling:
+                break
     return best
 
 
@@ -421,6 +426,7 @@ def solve_sampled_makes(
         return value, made
     legal = first.legal(me)
     moves = distinct_moves(legal, first.live & ~first.hands[me])
+    ceiling = max(table) * sum(weight for _, weight in particles)
     best = (-float("inf"), 0.0)
     for card in moves:
         value = 0.0
@@ -431,4 +437,6 @@ def solve_sampled_makes(
             made += group_made
         if value > best[0]:
             best = (value, made)
+            if value >= ceiling:
+                break
     return best

@@ -402,6 +402,7 @@ def play_replay(
         )
     times: list[float] = []
     bid_times: list[float] = []
+    deals: list[int] = []  # a searching tester's deals per decision with a choice
     while game.phase is not Phase.GAME_OVER:
         seat = game.actor_seats()[0]
         bidding = game.phase is Phase.BIDDING
@@ -419,6 +420,9 @@ def play_replay(
             times.append(spent)
             if bidding:
                 bid_times.append(spent)
+            searched = getattr(seats[test_seat], "last_deals", 0)
+            if mirror is None and flat is None and searched:
+                deals.append(searched)
         if mirror is not None:
             mirror.apply(game, action)
         game.apply(seat, action)
@@ -435,6 +439,7 @@ def play_replay(
         "points": record.points[test_seat],
         "times": times,
         "bid_times": bid_times,
+        "deals": deals,
         "hook_refusals": mirror.hook_refusals if mirror else 0,
         "bid_mismatches": mirror.bid_mismatches if mirror else 0,
         "dealer_hooked": int(hooked),
@@ -524,18 +529,22 @@ def report(header: str, testers: list[str], results: list[dict[str, Any]]) -> st
         "per tester",
         "",
         f"{'tester':13} {'seat-hands':>10} {'made %':>7} {'pts/hand':>9} "
-        f"{'p50 ms':>8} {'p95 ms':>8} {'bid p95':>8}",
+        f"{'p50 ms':>8} {'p95 ms':>8} {'bid p95':>8} {'deals p10/p50':>14}",
     ]
     for tester in testers:
         rows = by_tester[tester]
         times = [spent for row in rows for spent in row["times"]]
         bid_times = [spent for row in rows for spent in row["bid_times"]]
+        deals = [count for row in rows for count in row.get("deals", [])]
+        searched = (
+            f"{percentile(deals, 0.1):>6.0f} / {percentile(deals, 0.5):<5.0f}" if deals else ""
+        )
         lines.append(
             f"{tester:13} {len(rows):>10} "
             f"{100 * statistics.fmean(row['bid'] == row['tricks'] for row in rows):>7.1f} "
             f"{statistics.fmean(row['points'] for row in rows):>9.3f} "
             f"{1000 * percentile(times, 0.5):>8.1f} {1000 * percentile(times, 0.95):>8.1f} "
-            f"{1000 * percentile(bid_times, 0.95):>8.1f}"
+            f"{1000 * percentile(bid_times, 0.95):>8.1f} {searched:>14}"
         )
     if len(testers) > 1 and len(results) > 1:
         lines += ["", "paired difference per hand, deal by deal (later - earlier tester):"]

@@ -20,8 +20,8 @@ as their kind would (the dealer around the hook), and the hand is simulated once
 bid; the bid with the best expected score wins.
 
 The budget is a time (default 0.5 s of the deciding thread's CPU time, never more than 0.8 s on
-the wall clock), an iteration count (deals), or both; with only an iteration count the player is
-fully deterministic given its seed.
+the wall clock, and no more than MAX_DEALS deals), an iteration count (deals), or both; with only
+an iteration count the player is fully deterministic given its seed.
 """
 
 from __future__ import annotations
@@ -58,7 +58,15 @@ from engine.scoring import hand_points
 from engine.view import PlayerView
 
 DEFAULT_THINK_TIME = 0.5
-MAX_DEALS = 5000
+MAX_DEALS = 400
+"""A timed decision stops at this many deals even with time to spare. Play stops improving near
+200 deals (bench/anchor.py, 4 players, 7 cards: 100 deals 8.55 points a hand, 200: 9.04, 400:
+8.84, 800: as 200, about 1,000 in 0.5 s: 8.85; each +-0.14), so deals past twice that only cost
+CPU; stopping there keeps a decision well inside its allowance when other tables think at the
+same time (a 7-card decision takes about 0.2 s of CPU at 400 deals)."""
+SPECIAL_MAX_DEALS = 5000
+"""The same for the special-card presets' searches, whose deals are single rollouts: time bounds
+them in practice."""
 
 Drawn = tuple[float, list[int], list[int], list[int]]
 """A sampled deal: (weight, hands per seat, out-of-play cards in random order, kind per seat)."""
@@ -88,6 +96,9 @@ class Settings:
     chain: int = 10
     """Swaps proposed between deals drawn from the Markov chain over the hidden cards
     (engine/ai/infer.py); 0 draws `pool` deals and keeps one by weight instead."""
+    sharpen: int = 10
+    """The chain follows the model's likelihood raised to this power, in tenths (10: as it
+    is)."""
     exact_bids: int = 1
     """1: the model expects each kind's bid to be the legal bid nearest its count, as our
     players and simple rule-based ones bid (0: a bell around the count)."""
@@ -169,14 +180,18 @@ class HardPlayer(MediumPlayer):
         """Set (by a hint) to also count, in card decisions, how often each card keeps the bid
         made; the choice is the same either way."""
 
-    def _budget(self) -> Budget:
-        limit = self.iterations if self.iterations is not None else MAX_DEALS
+    def _budget(self, most: int | None = None) -> Budget:
+        if self.iterations is not None:
+            limit = self.iterations
+        else:
+            limit = MAX_DEALS if most is None else most
         return Budget.timed(self.think_time, limit)
 
     def _drawer(self, sampler: Sampler, model: OpponentModel) -> Callable[[], Drawn]:
         """Where this decision's deals come from: the chain, or weighted picks from a pool."""
         if self.settings.chain > 0 and model.informative:
-            return Chain(sampler, model, self.rng, self.settings.chain).draw
+            return Chain(sampler, model, self.rng, self.settings.chain,
+                         sharpen=self.settings.sharpen / 10).draw
         return lambda: self._draw(sampler, model)
 
     def _draw(self, sampler: Sampler, model: OpponentModel) -> Drawn:
@@ -366,7 +381,9 @@ class HardPlayer(MediumPlayer):
     # ----- the special-card presets: the same search over sampled deals, on engine rules -----
 
     def _special_search(self) -> SpecialSearch:
-        budget = self._budget()
+        # a special-card deal is one cheap rollout per option, not a solved endgame: its
+        # searches were measured with time as their only bound, so they keep that
+        budget = self._budget(SPECIAL_MAX_DEALS)
 
         def more(deals: int) -> bool:  # one deal at least: here a deal rolls out every option
             return deals == 0 or (deals < budget.limit and time.thread_time() < budget.cpu

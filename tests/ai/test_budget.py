@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 import time
 
-from engine.ai.hard import WALL_FACTOR, Budget
+from engine import Game, Rules
+from engine.ai import create_player
+from engine.ai.hard import MAX_DEALS, WALL_FACTOR, Budget, HardPlayer
 
 
 def test_an_iteration_budget_stops_at_its_count() -> None:
@@ -34,3 +36,17 @@ def test_a_timed_budget_gives_the_wall_clock_more_room_than_the_cpu() -> None:
     assert wall_before + WALL_FACTOR * 0.5 <= budget.wall <= wall_after + WALL_FACTOR * 0.5
     assert WALL_FACTOR > 1
     assert Budget.timed(None, limit=7) == Budget(limit=7)
+
+
+def test_a_timed_decision_stops_at_max_deals_with_time_to_spare() -> None:
+    """Play stops improving near 200 deals; a decision given far more time still stops at
+    MAX_DEALS, so tables thinking at once on a busy machine do not spend CPU past it. (This
+    lead, with no cap, searches thousands of deals.)"""
+    rules = Rules.preset("classic").model_copy(update={"hand_sizes": [7], "hand_count": 1})
+    game = Game.new(4, rules, seed=3, dealer=3)
+    for seat in range(4):
+        game.apply(seat, create_player("medium", seed=seat).choose_move(game.view(seat)))
+    player = create_player("hard", seed=2, think_time=20.0)
+    assert isinstance(player, HardPlayer)
+    player.choose_move(game.view(0))
+    assert player.last_deals == MAX_DEALS

@@ -96,9 +96,6 @@ class Settings:
     chain: int = 10
     """Swaps proposed between deals drawn from the Markov chain over the hidden cards
     (engine/ai/infer.py); 0 draws `pool` deals and keeps one by weight instead."""
-    sharpen: int = 10
-    """The chain follows the model's likelihood raised to this power, in tenths (10: as it
-    is)."""
     exact_bids: int = 1
     """1: the model expects each kind's bid to be the legal bid nearest its count, as our
     players and simple rule-based ones bid (0: a bell around the count)."""
@@ -190,8 +187,7 @@ class HardPlayer(MediumPlayer):
     def _drawer(self, sampler: Sampler, model: OpponentModel) -> Callable[[], Drawn]:
         """Where this decision's deals come from: the chain, or weighted picks from a pool."""
         if self.settings.chain > 0 and model.informative:
-            return Chain(sampler, model, self.rng, self.settings.chain,
-                         sharpen=self.settings.sharpen / 10).draw
+            return Chain(sampler, model, self.rng, self.settings.chain).draw
         return lambda: self._draw(sampler, model)
 
     def _draw(self, sampler: Sampler, model: OpponentModel) -> Drawn:

@@ -34,7 +34,6 @@ class Chain:
         "played_by",
         "rng",
         "sampler",
-        "sharpen",
         "steps",
         "stock",
         "void_suits",
@@ -43,13 +42,12 @@ class Chain:
 
     def __init__(
         self, sampler: Sampler, model: OpponentModel, rng: random.Random, steps: int,
-        start_pool: int = 8, sharpen: float = 1.0,
+        start_pool: int = 8,
     ) -> None:
         self.sampler = sampler
         self.model = model
         self.rng = rng
         self.steps = steps
-        self.sharpen = sharpen
         self.played_by = model.played_by
         self.void_suits = {seat: sampler.voids[i] for i, seat in enumerate(sampler.seats)}
         self.void_suits[STOCK] = 0
@@ -95,7 +93,6 @@ class Chain:
         draw = rng.random
         likely = self.likely
         likelihoods = self.model.seat_likelihoods
-        sharpen = self.sharpen
         if count >= 2:
             for _ in range(self.steps):
                 i = randrange(count)
@@ -121,10 +118,7 @@ class Chain:
                     wb = lb[0] + lb[1] + lb[2] + lb[3]
                     old *= weights[b]
                     new *= wb
-                if new < old and (
-                    draw() * old >= new if sharpen == 1.0
-                    else draw() >= (new / old) ** sharpen
-                ):
+                if new < old and draw() * old >= new:
                     continue
                 if a != STOCK:
                     hands[a] = new_a

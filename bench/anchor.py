@@ -34,9 +34,10 @@ simulations on each deal, and the visit counts are summed.
         --opponents simple
 
 Needs a Python with both `pyspiel` (pip install open_spiel) and this package's dependencies.
-Printed per tester: seat-hands, made %, points per hand, decision p50/p95 (test seat only); then
-per pair of testers the mean paired difference (later - earlier) in points per hand and in made
-%, deal by deal, with its standard error. `--log FILE` keeps one JSON line per deal, so a long
+Printed per tester: seat-hands, made %, points per hand, decision p50/p95 (test seat only), and
+for `hard` the deals a decision with a choice searched (p10/p50: the budget at work); then per
+pair of testers the mean paired difference (later - earlier) in points per hand and in made %,
+deal by deal, with its standard error. `--log FILE` keeps one JSON line per deal, so a long
 run can be summarised part-way with `--summarise FILE`.
 """
 

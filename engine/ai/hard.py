@@ -60,10 +60,12 @@ from engine.view import PlayerView
 DEFAULT_THINK_TIME = 0.5
 MAX_DEALS = 400
 """A timed decision stops at this many deals even with time to spare. Play stops improving near
-200 deals (bench/anchor.py, 4 players, 7 cards: 100 deals 8.55 points a hand, 200: 9.04, 400:
-8.84, 800: as 200, about 1,000 in 0.5 s: 8.85; each +-0.14), so deals past twice that only cost
-CPU; stopping there keeps a decision well inside its allowance when other tables think at the
-same time (a 7-card decision takes about 0.2 s of CPU at 400 deals)."""
+200 deals (bench/anchor.py, 4 players, 7 cards, simple opponents, 200 deals of seed 7, points a
+hand: 100 deals 8.55, 200: 9.04, 400: 8.84, about 1,000 in 0.5 s: 8.85, each +-0.14; seed 8:
+800 as 200), and over 600 deals the uncapped 0.5 s player scored +0.055 +- 0.063 more than this
+one, no clear difference. Stopping here uses about a third of the CPU and keeps a decision inside
+its allowance when other tables think at the same time, so a busy machine plays as an idle one
+does."""
 SPECIAL_MAX_DEALS = 5000
 """The same for the special-card presets' searches, whose deals are single rollouts: time bounds
 them in practice."""

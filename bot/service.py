@@ -69,6 +69,7 @@ from engine import (
     Rules,
     Suit,
 )
+from engine.snapshot import snapshots_match
 
 log = logging.getLogger(__name__)
 
@@ -657,8 +658,11 @@ class TableService:
             except ValueError as err:
                 raise ValueError(f"the action log does not replay to the saved game: {err}") \
                     from None
-            if told is None or told.to_json() != record.snapshot_json:
+            replayed = None if told is None else told.to_json()
+            if replayed is None or not snapshots_match(replayed, record.snapshot_json):
                 raise ValueError("the action log does not replay to the saved game")
+            if replayed != record.snapshot_json:
+                t.game = told  # a snapshot from before hands kept their play: the log has it
         if t.deadline is not None and t.game is not None:
             # The warning moment may have passed while the bot was down: warn no more.
             t.warned = self.clock.now() >= t.deadline - timedelta(seconds=t.turn_timeout / 2)

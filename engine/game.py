@@ -678,6 +678,8 @@ class Game:
                 points=tuple(points),
                 totals=tuple(self.scores),
                 blind=self.blind,
+                leaders=tuple(trick[0][0] for trick in self._tricks_played),
+                plays=tuple(card for trick in self._tricks_played for _, card in trick),
             )
         )
         told = self._told

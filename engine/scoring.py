@@ -25,6 +25,23 @@ class HandRecord:
     points: tuple[int, ...]
     totals: tuple[int, ...]
     blind: bool = False
+    leaders: tuple[int, ...] = ()
+    """The seat that led each trick. Empty in snapshots saved before hands kept their play."""
+    plays: tuple[Card, ...] = ()
+    """Every card of the hand in the order played, trick after trick: with `leaders`, the hand
+    as everyone at the table saw it, so a player can remember how the others played."""
+
+    def tricks_played(self) -> tuple[tuple[tuple[int, Card], ...], ...]:
+        """The hand's tricks as (seat, card) in play order (empty if its play was not kept)."""
+        players = len(self.bids)
+        size = len(self.plays) // len(self.leaders) if self.leaders else 0
+        return tuple(
+            tuple(
+                ((leader + position) % players, self.plays[number * size + position])
+                for position in range(size)
+            )
+            for number, leader in enumerate(self.leaders)
+        )
 
 
 def hand_points(rules: Rules, bid: int, tricks: int, tricks_in_hand: int, blind: bool) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -277,6 +278,50 @@ async def test_who_a_computer_replaced_comes_from_the_log_before_meta(
         await service.resume_all()
         view = service.table(tid)
         assert [s.replaced_user_id for s in view.seats] == [None, None, ALICE]
+    finally:
+        await service.close()
+        await store.close()
+
+
+async def test_a_snapshot_saved_before_hands_kept_their_play_still_resumes(
+    db_path: Path, clock: ManualClock
+) -> None:
+    """Scoresheet records gained `leaders` and `plays`; a game saved by the release before has
+    neither, and must resume, not be set aside as broken. A record that differs otherwise is
+    still refused."""
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    game = await start_game(service, computers=2, max_cards=3, turn_timeout=60)
+    other = await start_game(service, computers=2, max_cards=3, turn_timeout=60,
+                             channel=CHANNEL + 1)
+    for view in (game, other):
+        while not service.table(view.table_id).state.scoresheet:  # type: ignore[union-attr]
+            await move(service, view.table_id, HOST)
+            await service.wait_idle()
+    for view, damage in ((game, False), (other, True)):
+        record = await store.get_table(view.table_id)
+        assert record is not None and record.snapshot_json is not None
+        data = json.loads(record.snapshot_json)
+        for hand in data["scoresheet"]:
+            assert hand.pop("plays") and hand.pop("leaders")  # as the release before saved it
+            if damage:
+                hand["points"][0] += 1
+        await store.save_table(replace(record, snapshot_json=json.dumps(data)))
+    before = service.table(game.table_id)
+
+    service, store, _presenter = await _restart(service, store, db_path, clock)
+    try:
+        report = await service.resume_all()
+        assert report.resumed == [game.table_id]
+        assert [table_id for table_id, _ in report.broken] == [other.table_id]
+        assert service.table(game.table_id).state == before.state
+        while is_open(service, game.table_id):
+            await move(service, game.table_id, HOST)
+            await service.wait_idle()
+        finished = await store.get_table(game.table_id)
+        assert finished is not None and finished.status.value == "finished"
+        assert [len(hand["plays"]) for hand in json.loads(finished.snapshot_json or "")[
+            "scoresheet"]] == [9, 6, 3, 6, 9]  # every hand's play, the first from the log
     finally:
         await service.close()
         await store.close()

@@ -88,11 +88,15 @@ def test_random_legal_play_keeps_every_rule(
         if game.phase is Phase.PLAYING and game.current_trick:
             seats = [seat for seat, _ in game.current_trick]
             assert len(set(seats)) == len(seats)
+        tricks_before, trick_before = game.tricks_played, tuple(game.current_trick)
         act_randomly(game, rng)
         if len(game.scoresheet) > hands_seen:
             hands_seen = len(game.scoresheet)
             record = game.scoresheet[-1]
             assert sum(record.tricks) == record.tricks_in_hand
+            kept = record.tricks_played()  # the hand as the table saw it, every trick in order
+            assert len(kept) == record.tricks_in_hand
+            assert list(kept[:-1]) == tricks_before and kept[-1][:-1] == trick_before
             if rules.hook and rules.bidding == "sequential":
                 assert sum(record.bids) != record.tricks_in_hand
             expected = [

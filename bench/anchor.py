@@ -52,7 +52,7 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -62,7 +62,7 @@ from engine.ai import create_player
 from engine.ai.bits import indices, legal_mask, mask_of, trick_winner
 from engine.ai.knowledge import read_view
 from engine.ai.sample import Sampler
-from engine.scoring import hand_points
+from engine.scoring import HandRecord, hand_points
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its sibling, the arena
 from arena import deal_deck, percentile, run_deals
@@ -97,6 +97,9 @@ class Config:
     simulations: int
     uct_c: float
     seed: int
+    history: int = 0
+    """Hands the same opponents played at this table before the measured one, which our testers
+    see on the scoresheet as in a real game (OpenSpiel's bot does not look)."""
 
 
 def make_rules() -> Rules:
@@ -401,6 +404,7 @@ def play_replay(
             iterations=config.iterations,
             **options,
         )
+    history = earlier_hands(config, deal, test_seat) if mirror is None and flat is None else ()
     times: list[float] = []
     bid_times: list[float] = []
     deals: list[int] = []  # a searching tester's deals per decision with a choice
@@ -414,6 +418,9 @@ def play_replay(
             action = mirror.decide_honest(game, seat) if honest else mirror.decide(game)
         elif seat == test_seat and flat is not None:
             action = flat.choose_move(game.view(seat), game)
+        elif seat == test_seat and history:
+            view = game.view(seat)
+            action = seats[seat].choose_move(replace(view, scoresheet=history + view.scoresheet))
         else:
             action = seats[seat].choose_move(game.view(seat))
         if seat == test_seat:
@@ -445,6 +452,26 @@ def play_replay(
         "bid_mismatches": mirror.bid_mismatches if mirror else 0,
         "dealer_hooked": int(hooked),
     }
+
+
+def earlier_hands(config: Config, deal: int, test_seat: int) -> tuple[HandRecord, ...]:
+    """`config.history` hands the same opponents played before deal `deal`, dealt at random,
+    the test seat played by `medium` (only what the opponents show matters). Each record keeps
+    its hand's play, as a real game's scoresheet does."""
+    if config.history <= 0:
+        return ()
+    rules = Rules.preset("classic").model_copy(update={
+        "hand_sizes": [HAND_SIZE] * config.history, "hand_count": config.history,
+        "game_end": "sequence",
+    })
+    base = ((config.seed * 7919 + deal) * 16 + test_seat) * 7 + 3
+    game = Game.new(PLAYERS, rules, seed=base, dealer=(deal - config.history) % PLAYERS)
+    seats: list[Any] = [opponent(config.opponents, base + seat) for seat in range(PLAYERS)]
+    seats[test_seat] = create_player("medium", seed=base)
+    while game.phase is not Phase.GAME_OVER:
+        seat = game.actor_seats()[0]
+        game.apply(seat, seats[seat].choose_move(game.view(seat)))
+    return tuple(game.scoresheet)
 
 
 def play_deal(args: tuple[Config, int]) -> dict[str, Any]:
@@ -602,6 +629,7 @@ def header_for(config: Config) -> str:
         f"{PLAYERS} players, {HAND_SIZE} cards, classic (1/trick + 10 exact, hook)  "
         f"hard think_time {config.think_time} iterations {config.iterations}  "
         f"ismcts simulations {config.simulations} uct_c {config.uct_c}  seed {config.seed}"
+        + (f"  history {config.history} hands" if config.history else "")
     )
 
 
@@ -616,6 +644,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--uct-c", type=float, default=2.0, help="IS-MCTS exploration constant")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--history", type=int, default=0,
+                        help="hands the opponents played before each measured one, on the "
+                        "scoresheet our testers see")
     parser.add_argument("--log", default=None, help="append one JSON line per finished deal")
     parser.add_argument(
         "--summarise", default=None,
@@ -639,6 +670,7 @@ def main(argv: list[str] | None = None) -> None:
         simulations=args.simulations,
         uct_c=args.uct_c,
         seed=args.seed,
+        history=args.history,
     )
     if uses_pyspiel(testers):
         print(resampler_keeps_true_cards(import_pyspiel(), args.seed), file=sys.stderr)

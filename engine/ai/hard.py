@@ -3,7 +3,8 @@
 For a card: sample deals of the unseen cards consistent with everything seen (cards played, the
 trump card, voids shown by failures to follow or to trump). Each opponent is given a kind
 (plays like `medium`, like `easy`, greedily: its strongest card while it needs tricks and its
-weakest after, or some other way) and the deal is weighted by how well it and
+weakest after, or some other way; the odds of each come from its play in the game's earlier
+hands, engine/ai/history.py) and the deal is weighted by how well it and
 the kinds explain the bids made and every card each opponent has played so far (each kind's
 policy is replayed on the sampled hand); the deals searched are drawn where that weight is, from
 a Markov chain over the hidden cards (engine/ai/infer.py; or, with `chain` 0, each from a small
@@ -32,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 
 from engine.ai.bits import FULL, mask_of
+from engine.ai.history import kind_priors
 from engine.ai.infer import Chain
 from engine.ai.knowledge import Knowledge, read_view
 from engine.ai.opponents import OpponentModel
@@ -98,6 +100,9 @@ class Settings:
     chain: int = 10
     """Swaps proposed between deals drawn from the Markov chain over the hidden cards
     (engine/ai/infer.py); 0 draws `pool` deals and keeps one by weight instead."""
+    history: int = 1
+    """1: each opponent's prior over kinds comes from its play in the game's earlier hands
+    (engine/ai/history.py); 0: the same prior for everyone, every hand."""
     exact_bids: int = 1
     """1: the model expects each kind's bid to be the legal bid nearest its count, as our
     players and simple rule-based ones bid (0: a bell around the count)."""
@@ -221,7 +226,10 @@ class HardPlayer(MediumPlayer):
 
     def _model(self, view: PlayerView, k: Knowledge) -> OpponentModel:
         settings = self.settings
-        return OpponentModel(view, k, settings.model > 0, settings.exact_bids > 0)
+        enabled = settings.model > 0
+        exact = settings.exact_bids > 0
+        priors = kind_priors(view, exact) if enabled and settings.history > 0 else None
+        return OpponentModel(view, k, enabled, exact, priors)
 
     def _live(self, k: Knowledge) -> int:
         return FULL & ~k.played & ~k.turned if self.settings.honest else -1

@@ -4,7 +4,8 @@ Each opponent is given a kind: plays like `medium`, like `easy`, greedily (its s
 while it needs tricks, its weakest after, trumps above all), or some other way (simulated as
 medium). A deal's weight is, over the opponents, the prior-weighted chance that a player of
 some kind holding the sampled hand would have bid and played as this one did; each opponent's
-kind for the simulation is drawn from its posterior in that deal.
+kind for the simulation is drawn from its posterior in that deal. The prior is the same for all
+at a game's first hand, and after that what the seat's earlier hands showed (engine/ai/history.py).
 """
 
 from __future__ import annotations
@@ -27,9 +28,12 @@ from engine.ai.sim import EASY, GREEDY, MEDIUM
 from engine.moves import Phase
 from engine.view import PlayerView
 
+Likelihoods = tuple[float, float, float, float]
+"""One number per opponent kind, in KINDS order."""
+
 # Opponent kinds: medium-like, easy-like, greedy, other (modelled as medium in the rollouts).
 KINDS = (MEDIUM, EASY, GREEDY, MEDIUM)
-KIND_PRIOR = (0.35, 0.3, 0.2, 0.15)
+KIND_PRIOR: Likelihoods = (0.35, 0.3, 0.2, 0.15)
 PLAY_MISS = 0.1
 """Chance a player of a kind plays some other card than its policy's."""
 BID_SIGMA = (0.7, 0.5, 0.5, 1.2)
@@ -55,10 +59,14 @@ class OpponentModel:
     """
 
     def __init__(
-        self, view: PlayerView, k: Knowledge, enabled: bool, exact_bids: bool = False
+        self, view: PlayerView, k: Knowledge, enabled: bool, exact_bids: bool = False,
+        priors: dict[int, Likelihoods] | None = None,
     ) -> None:
         players = k.players
         self.enabled = enabled
+        self.priors: dict[int, Likelihoods] = priors or {}
+        """Per opponent, its prior over kinds where earlier hands told one (engine/ai/history.py);
+        KIND_PRIOR elsewhere."""
         self.players = players
         self.opponents = [s for s in range(players) if s != k.seat]
         self.trump = k.trump
@@ -135,6 +143,9 @@ class OpponentModel:
         """(weight of this deal, a kind per seat drawn from its posterior)."""
         kinds = [MEDIUM] * self.players
         if not self.active:
+            if self.enabled:  # nothing seen this hand: kinds as earlier hands tell
+                for seat, prior in self.priors.items():
+                    kinds[seat] = self.draw_kind(prior, rng)
             return self._bid_weight_only(hands), kinds
         weight = 1.0
         for seat in self.opponents:
@@ -151,7 +162,7 @@ class OpponentModel:
                 pick -= chance
         return weight, kinds
 
-    def seat_likelihoods(self, seat: int, hand: int) -> tuple[float, float, float, float]:
+    def seat_likelihoods(self, seat: int, hand: int) -> Likelihoods:
         """Per kind (KINDS order), prior times the likelihood of what `seat` did, if it now
         holds `hand`; a seat not modelled (me) weighs 1 as the first kind."""
         if seat not in self.events:
@@ -167,7 +178,7 @@ class OpponentModel:
         return self._likelihoods(seat, full)
 
     @staticmethod
-    def draw_kind(likely: tuple[float, float, float, float], rng: random.Random) -> int:
+    def draw_kind(likely: Likelihoods, rng: random.Random) -> int:
         """A kind drawn in proportion to `likely` (per kind, KINDS order)."""
         pick = rng.random() * sum(likely)
         for kind, chance in zip(KINDS, likely, strict=True):
@@ -185,9 +196,9 @@ class OpponentModel:
             weight *= FLOOR + math.exp(-diff * diff / (2 * sigma * sigma))
         return weight
 
-    def _likelihoods(self, seat: int, hand: int) -> tuple[float, float, float, float]:
+    def _likelihoods(self, seat: int, hand: int) -> Likelihoods:
         """Prior times likelihood of the seat's bid and plays, per kind (in KINDS order)."""
-        medium, easy, greedy, other = KIND_PRIOR
+        medium, easy, greedy, other = self.priors.get(seat, KIND_PRIOR)
         bid = self.bids.get(seat)
         if bid is not None and self.exact_bids:
             choices = self.bid_options[seat]

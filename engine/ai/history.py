@@ -7,8 +7,10 @@ scoresheet keeps who led each trick and every card played, so each seat's whole 
 decision it made are known. Replaying each kind's policy on those hands gives, per seat, how
 likely each kind is after the hands seen; that becomes the prior of the hand in play.
 
-On 4-player 7-card hands against players who play by one fixed rule, knowing the kind before the
-hand starts was worth about +0.3 points a hand to `hard` (bench/anchor.py, `--history`).
+Measured with bench/anchor.py (4 players, 7 cards, classic, three simple rule-based opponents,
+800 duplicate deals, 0.5 s a decision): after three earlier hands with the same opponents
+(`--history 3`) `hard` scores +0.29 +- 0.08 points a hand more than at a game's first hand, and
+makes 72.8% of its bids against 69.6%.
 """
 
 from __future__ import annotations

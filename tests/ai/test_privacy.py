@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import json
 import random
 from pathlib import Path
 
@@ -132,3 +133,47 @@ def test_the_players_never_touch_a_game() -> None:
                 assert not {alias.name for alias in node.names} & FORBIDDEN_NAMES, path
             if isinstance(node, ast.Attribute):
                 assert node.attr not in {"hand_of", "_stock"}, path
+
+
+def test_in_a_later_hand_hidden_cards_change_no_decision() -> None:
+    """From the second hand on, `hard` also reads the earlier hands' play off the scoresheet:
+    moving the cards the seat cannot see between two other hands still changes nothing."""
+    rules = Rules.preset("classic").model_copy(update={"hand_sizes": [7, 7]})
+    checked = 0
+    for seed in range(2):
+        game = Game.new(PLAYERS, rules, seed=seed, dealer=DEALER)
+        players = [create_player("medium", seed=seed + s) for s in range(PLAYERS)]
+        while game.phase is not Phase.GAME_OVER:
+            seat = game.actor_seats()[0]
+            view = game.view(seat)
+            if seat == ME and game.scoresheet and len(view.legal_cards) != 1:
+                twin = _with_hidden_cards_swapped(game, random.Random(seed))
+                if twin is not None:
+                    assert twin.view(ME) == view and twin.to_json() != game.to_json()
+                    first = create_player("hard", seed=42, iterations=30).choose_move(view)
+                    second = create_player("hard", seed=42, iterations=30).choose_move(
+                        twin.view(ME))
+                    assert first == second
+                    checked += 1
+            game.apply(seat, players[seat].choose_move(view))
+    assert checked >= 4
+
+
+def _with_hidden_cards_swapped(game: Game, rng: random.Random) -> Game | None:
+    """The same game with two unplayed cards of one suit traded between two other seats
+    (shown voids still hold), or None when no such trade exists."""
+    data = json.loads(game.to_json())
+    others = [seat for seat in range(PLAYERS) if seat != ME]
+    rng.shuffle(others)
+    for a in others:
+        for b in others:
+            if a == b:
+                continue
+            for first in data["hands"][a]:
+                for second in data["hands"][b]:
+                    if Card.parse(first).suit == Card.parse(second).suit:
+                        hands = data["hands"]
+                        hands[a] = [second if c == first else c for c in hands[a]]
+                        hands[b] = [first if c == second else c for c in hands[b]]
+                        return Game.from_json(json.dumps(data))
+    return None

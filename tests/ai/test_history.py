@@ -18,9 +18,11 @@ from .test_opponent_model import _plain_rule_player
 MEDIUM_KIND, EASY_KIND, GREEDY_KIND, OTHER_KIND = range(4)  # positions in opponents.KINDS
 
 
-def _game(seed: int, hands: int, players: dict[int, str]) -> list[PlayerView]:
+def _game(seed: int, hands: int, players: dict[int, str],
+          then: tuple[int, dict[int, str]] = (0, {})) -> list[PlayerView]:
     """A 4-player game of `hands` 7-card hands; seat -> "greedy" (a plain rule player written
-    apart from the engine), or a level. Returns seat 0's view as each hand's bidding opens."""
+    apart from the engine), or a level; `then`: from that hand on, these seats change players.
+    Returns seat 0's view as each hand's bidding opens."""
     rules = Rules.preset("classic").model_copy(update={"hand_sizes": [7] * hands})
     game = Game.new(4, rules, seed=seed, dealer=3)
     bots = {seat: create_player(level, seed=seed + seat) for seat, level in players.items()
@@ -29,6 +31,11 @@ def _game(seed: int, hands: int, players: dict[int, str]) -> list[PlayerView]:
     while game.phase is not Phase.GAME_OVER:
         if game.phase is Phase.BIDDING and all(bid is None for bid in game.bids):
             openings.append(game.view(0))
+            if len(openings) == then[0]:
+                for seat, level in then[1].items():
+                    bots.pop(seat, None)
+                    if level != "greedy":
+                        bots[seat] = create_player(level, seed=seed + seat)
         seat = game.actor_seats()[0]
         view = game.view(seat)
         bot = bots.get(seat)
@@ -56,6 +63,19 @@ def test_a_player_who_follows_no_rule_reads_as_other() -> None:
     *_, last = _game(5, 4, {0: "medium", 1: "random", 2: "medium", 3: "greedy"})
     priors = kind_priors(last)
     assert _likeliest(priors[1]) == OTHER_KIND and priors[1][OTHER_KIND] > 0.8
+
+
+def test_a_seat_that_changes_players_is_read_anew() -> None:
+    """A computer may take over a seat mid-game: no kind is ever ruled out, so a hand or two of
+    the new player's play outweigh three of the one before."""
+    for seed in range(4):
+        *_, last = _game(seed, 6, {0: "medium", 1: "greedy", 2: "easy", 3: "medium"},
+                         then=(4, {1: "medium"}))
+        read = {hands: kind_priors(replace(last, scoresheet=last.scoresheet[:hands]))[1]
+                for hands in (3, 4, 5)}
+        assert _likeliest(read[3]) == GREEDY_KIND
+        assert read[4][GREEDY_KIND] < 0.1  # one hand by the new player
+        assert _likeliest(read[5]) == MEDIUM_KIND, seed
 
 
 def test_hands_whose_play_was_not_kept_tell_nothing() -> None:

@@ -30,6 +30,7 @@ seat): after each hand every kind keeps at least this share."""
 NEUTRAL: Likelihoods = (1.0, 1.0, 1.0, 1.0)
 
 _EVIDENCE: dict[tuple[HandRecord, str, int, bool], dict[int, Likelihoods]] = {}
+_RULES_TEXT: dict[str, str] = {}
 _EVIDENCE_SIZE = 4096
 """Finished hands do not change, so each one is read once per process (a decision in the
 middle of a long game would otherwise replay every earlier hand)."""
@@ -42,7 +43,8 @@ def kind_priors(view: PlayerView, exact_bids: bool = True) -> dict[int, Likeliho
     if view.rules.special_cards != "none":
         return {}
     priors: dict[int, Likelihoods] = {}
-    rules = view.rules.model_dump_json() if view.scoresheet else ""
+    text = view.rules.model_dump_json() if view.scoresheet else ""
+    rules = _RULES_TEXT.setdefault(text, text)  # one copy per rule set in the cache's keys
     for record in view.scoresheet:
         evidence = hand_evidence(record, view, exact_bids, rules)
         for seat, likely in evidence.items():
@@ -71,6 +73,7 @@ def hand_evidence(
         evidence = {seat: model.seat_likelihoods(seat, 0) for seat in model.opponents}
     if len(_EVIDENCE) >= _EVIDENCE_SIZE:
         _EVIDENCE.clear()
+        _RULES_TEXT.clear()
     _EVIDENCE[key] = evidence
     return evidence
 

@@ -8,9 +8,9 @@ decision it made are known. Replaying each kind's policy on those hands gives, p
 likely each kind is after the hands seen; that becomes the prior of the hand in play.
 
 Measured with bench/anchor.py (4 players, 7 cards, classic, three simple rule-based opponents,
-800 duplicate deals, 0.5 s a decision): after three earlier hands with the same opponents
-(`--history 3`) `hard` scores +0.29 +- 0.08 points a hand more than at a game's first hand, and
-makes 72.8% of its bids against 69.6%. Against three `medium` players, whom the first hand's
+1,600 duplicate deals, 0.5 s a decision): after three earlier hands with the same opponents
+(`--history 3`) `hard` scores +0.26 +- 0.06 points a hand more than at a game's first hand, and
+makes 72.9% of its bids against 70.2%. Against three `medium` players, whom the first hand's
 prior already reads mostly right, it changes nothing measurable (-0.05 +- 0.07 over 800 deals).
 """
 

@@ -143,9 +143,8 @@ class OpponentModel:
         """(weight of this deal, a kind per seat drawn from its posterior)."""
         kinds = [MEDIUM] * self.players
         if not self.active:
-            if self.enabled:  # nothing seen this hand: kinds as earlier hands tell
-                for seat, prior in self.priors.items():
-                    kinds[seat] = self.draw_kind(prior, rng)
+            for seat, prior in self.priors.items():  # nothing seen yet: as earlier hands tell
+                kinds[seat] = self.draw_kind(prior, rng)
             return self._bid_weight_only(hands), kinds
         weight = 1.0
         for seat in self.opponents:

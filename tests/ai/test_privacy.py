@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import itertools
 import json
 import random
 from pathlib import Path
@@ -163,17 +164,13 @@ def _with_hidden_cards_swapped(game: Game, rng: random.Random) -> Game | None:
     """The same game with two unplayed cards of one suit traded between two other seats
     (shown voids still hold), or None when no such trade exists."""
     data = json.loads(game.to_json())
+    hands = data["hands"]
     others = [seat for seat in range(PLAYERS) if seat != ME]
     rng.shuffle(others)
-    for a in others:
-        for b in others:
-            if a == b:
-                continue
-            for first in data["hands"][a]:
-                for second in data["hands"][b]:
-                    if Card.parse(first).suit == Card.parse(second).suit:
-                        hands = data["hands"]
-                        hands[a] = [second if c == first else c for c in hands[a]]
-                        hands[b] = [first if c == second else c for c in hands[b]]
-                        return Game.from_json(json.dumps(data))
+    for a, b in itertools.permutations(others, 2):
+        for first, second in itertools.product(hands[a], hands[b]):
+            if Card.parse(first).suit == Card.parse(second).suit:
+                hands[a] = [second if c == first else c for c in hands[a]]
+                hands[b] = [first if c == second else c for c in hands[b]]
+                return Game.from_json(json.dumps(data))
     return None

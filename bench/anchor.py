@@ -25,7 +25,10 @@ this first (resampler_keeps_true_cards): 200 of 200 resampled deals with open_sp
 tester `ismcts-honest` runs the same bot knowing only what the seat sees: per decision the
 hidden cards are first dealt afresh from every unseen card (our sampler: played cards stay with
 their players, shown voids respected) HONEST_WORLDS times, IS-MCTS runs its share of the
-simulations on each deal, and the visit counts are summed.
+simulations on each deal, and the visit counts are summed. The tester `hard-told` is the
+other way round: `hard` told what OpenSpiel's resampler knows (its deals give the other seats
+exactly the cards they hold between them, none to the stock), so the two searches can also be
+compared on equal information.
 
     /tmp/osvenv/bin/python bench/anchor.py --deals 100 --tester ismcts,ismcts-honest,hard \\
         --think-time 0.5
@@ -54,13 +57,16 @@ import sys
 import time
 from dataclasses import dataclass, replace
 from typing import Any, TextIO
+from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import engine.ai.hard as hard_search
 from engine import STANDARD_DECK, Bid, Card, Game, Move, Phase, Play, PlayerView, Rules, Suit
 from engine.ai import create_player
 from engine.ai.bits import indices, legal_mask, mask_of, trick_winner
-from engine.ai.knowledge import read_view
+from engine.ai.hard import HardPlayer
+from engine.ai.knowledge import Knowledge, read_view
 from engine.ai.sample import Sampler
 from engine.scoring import HandRecord, hand_points
 
@@ -70,7 +76,9 @@ from arena import deal_deck, percentile, run_deals
 PLAYERS = 4
 HAND_SIZE = 7
 ISMCTS_TESTERS = ("ismcts", "ismcts-honest")
-TESTERS = (*ISMCTS_TESTERS, "ismcts-fair", "ismcts-told", "hard", "medium", "easy", "simple")
+TESTERS = (
+    *ISMCTS_TESTERS, "ismcts-fair", "ismcts-told", "hard", "hard-told", "medium", "easy", "simple"
+)
 HONEST_WORLDS = 10
 """ismcts-honest: deals of the unseen cards drawn per decision, the simulations shared out."""
 OPPONENTS = ("easy", "medium", "simple")
@@ -143,6 +151,35 @@ def parse_tester(tester: str) -> tuple[str, dict[str, int]]:
         name, _, value = pair.partition("=")
         options[name] = int(value)
     return level, options
+
+
+class ToldHard:
+    """`hard-told`: the hard player told which cards are in play, as OpenSpiel 2.0.2's resampler
+    is: its deals give the other seats exactly the cards they hold between them, shuffled under
+    the same constraints, and nothing to the stock. Measures what that knowledge is worth to
+    hard, so hard and OpenSpiel's bot can be compared on the same information."""
+
+    def __init__(self, player: HardPlayer, game: Game) -> None:
+        self.player = player
+        self.game = game
+        self.last_deals = 0
+
+    def choose_move(self, view: PlayerView) -> Move:
+        in_play = 0
+        for seat in range(PLAYERS):
+            if seat != view.seat:
+                in_play |= mask_of(self.game.hand_of(seat))
+
+        def told(seen: PlayerView) -> Knowledge:
+            knowledge = read_view(seen)
+            knowledge.unseen &= in_play
+            knowledge.out_count = 0
+            return knowledge
+
+        with mock.patch.object(hard_search, "read_view", told):  # one game at a time here
+            move: Move = self.player.choose_move(view)
+        self.last_deals = self.player.last_deals
+        return move
 
 
 class FlatISMCTS:
@@ -398,12 +435,14 @@ def play_replay(
     else:
         level, options = parse_tester(tester)
         seats[test_seat] = create_player(
-            level,
+            "hard" if level == "hard-told" else level,
             seed=base + test_seat,
             think_time=config.think_time,
             iterations=config.iterations,
             **options,
         )
+        if level == "hard-told":
+            seats[test_seat] = ToldHard(seats[test_seat], game)
     history = earlier_hands(config, deal, test_seat) if mirror is None and flat is None else ()
     times: list[float] = []
     bid_times: list[float] = []

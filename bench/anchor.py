@@ -176,7 +176,11 @@ class ToldHard:
             if seat != view.seat:
                 in_play |= mask_of(self.game.hand_of(seat))
 
+        reads = 0
+
         def told(seen: PlayerView) -> Knowledge:
+            nonlocal reads
+            reads += 1
             knowledge = read_view(seen)
             knowledge.unseen &= in_play
             knowledge.out_count = 0
@@ -184,6 +188,10 @@ class ToldHard:
 
         with mock.patch.object(hard_search, "read_view", told):  # one game at a time here
             move: Move = self.player.choose_move(view)
+        choices = view.legal_bids if view.phase is Phase.BIDDING else view.legal_cards
+        if len(choices) > 1 and not reads:
+            raise RuntimeError("hard no longer reads its view through engine.ai.hard.read_view, "
+                               "so hard-told would measure plain hard")
         self.last_deals = self.player.last_deals
         return move
 

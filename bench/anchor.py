@@ -159,6 +159,18 @@ def parse_tester(tester: str) -> tuple[str, dict[str, int]]:
     return level, options
 
 
+def told_cards_in_play(knowledge: Knowledge, game: Game) -> Knowledge:
+    """`knowledge` narrowed to what OpenSpiel 2.0.2's resampler knows: its unseen cards are those
+    really in the other hands, and none is out with the stock."""
+    in_play = 0
+    for seat in range(PLAYERS):
+        if seat != knowledge.seat:
+            in_play |= mask_of(game.hand_of(seat))
+    knowledge.unseen &= in_play
+    knowledge.out_count = 0
+    return knowledge
+
+
 class ToldHard:
     """`hard-told`: the hard player told which cards are in play, as OpenSpiel 2.0.2's resampler
     is: its deals give the other seats exactly the cards they hold between them, shuffled under
@@ -171,20 +183,12 @@ class ToldHard:
         self.last_deals = 0
 
     def choose_move(self, view: PlayerView) -> Move:
-        in_play = 0
-        for seat in range(PLAYERS):
-            if seat != view.seat:
-                in_play |= mask_of(self.game.hand_of(seat))
-
         reads = 0
 
         def told(seen: PlayerView) -> Knowledge:
             nonlocal reads
             reads += 1
-            knowledge = read_view(seen)
-            knowledge.unseen &= in_play
-            knowledge.out_count = 0
-            return knowledge
+            return told_cards_in_play(read_view(seen), self.game)
 
         with mock.patch.object(hard_search, "read_view", told):  # one game at a time here
             move: Move = self.player.choose_move(view)
@@ -222,13 +226,7 @@ class FlatISMCTS:
     def choose_move(self, view: PlayerView, game: Game) -> Move:
         knowledge = read_view(view)
         if self.told:
-            # the unseen cards that are really in the other hands, and nothing else
-            in_play = 0
-            for seat in range(PLAYERS):
-                if seat != view.seat:
-                    in_play |= mask_of(game.hand_of(seat))
-            knowledge.unseen &= in_play
-            knowledge.out_count = 0
+            told_cards_in_play(knowledge, game)
         sampler = Sampler(knowledge)
         bidding = view.phase is Phase.BIDDING
         actions: list[Any] = list(view.legal_bids) if bidding else list(view.legal_cards)

@@ -68,8 +68,9 @@ def hand_evidence(
     if record.plays and len(record.plays) == players * record.tricks_in_hand:
         past = _view_of_finished(record, view)
         k = read_view(past)
-        model = OpponentModel(past, k, enabled=True, exact_bids=exact_bids)
-        model.priors = dict.fromkeys(model.opponents, NEUTRAL)
+        others = [seat for seat in range(players) if seat != view.seat]
+        model = OpponentModel(past, k, enabled=True, exact_bids=exact_bids,
+                              priors=dict.fromkeys(others, NEUTRAL))
         evidence = {seat: model.seat_likelihoods(seat, 0) for seat in model.opponents}
     if len(_EVIDENCE) >= _EVIDENCE_SIZE:
         _EVIDENCE.clear()

@@ -12,7 +12,8 @@ is scored against where the card really is:
   over the hidden cards scores log2 of each place's share of them);
 - `p_true`: the mean chance given to the true place;
 - `in_hands`: of the cards really in the other hands, the mean chance the deals put them in
-  some hand (the part OpenSpiel's resampler is simply told: 1.0 there).
+  some hand (the part OpenSpiel's resampler is simply told: 1.0 there);
+- `p_takers`: `p_true` over the cards that take tricks (queens and up, and trumps).
 
 Chances are smoothed by half a deal spread evenly over the places, so a card the deals never put
 in its true place costs a finite amount. `log2` also pays for too few different deals (a chain's
@@ -20,19 +21,21 @@ draws follow each other closely), so compare variants at the same `--draws`.
 
 Measured against three simple rule-based opponents after three earlier hands (`--deals 60
 --history 3 --draws 200 --variant uniform --variant hard --variant hard+history=0 --variant
-hard+chain=100`, 240 bids, 545 early and 554 late decisions, 250 s), p_true / in_hands:
+hard+chain=100`, 240 bids, 545 early and 554 late decisions, 250 s), p_true / in_hands /
+p_takers:
 
 | stage | uniform | hard | hard, first hand | hard, chain 100 |
 | --- | --- | --- | --- | --- |
-| bid | 0.349 / 0.479 | 0.354 / 0.481 | 0.353 / 0.481 | 0.354 / 0.482 |
-| early | 0.404 / 0.422 | 0.429 / 0.449 | 0.420 / 0.442 | 0.429 / 0.449 |
-| late | 0.601 / 0.269 | 0.641 / 0.358 | 0.633 / 0.342 | 0.642 / 0.359 |
+| bid | .349 / .479 / .351 | .354 / .481 / .362 | .353 / .481 / .363 | .354 / .482 / .362 |
+| early | .404 / .422 / .420 | .429 / .449 / .477 | .420 / .442 / .467 | .429 / .449 / .477 |
+| late | .601 / .269 / .593 | .641 / .358 / .641 | .633 / .342 / .634 | .642 / .359 / .643 |
 
-The bids hardly tell which cards are in play (0.481 against chance's 0.479; OpenSpiel's
-resampler is told: 1.0), and the model holds these opponents' exact policy (easy count bids
-and greedy play reproduce all 1,200 bids and 5,369 choices of a simple player in 300 deals;
-after three hands each seat's prior gives it 92%), so no seat that sees only its view can
-place the cards much better: the chain's mixing adds +0.001 at most.
+The bids hardly tell which cards are in play (0.481 against chance's 0.479, where OpenSpiel's
+resampler is told: 1.0; the trick takers 0.362 against 0.351), and the model holds these
+opponents' exact policy (easy count bids and greedy play reproduce all 1,200 bids and 5,369
+choices of a simple player in 300 deals; after three hands each seat's prior gives it 92%),
+so no seat that sees only its view can place the cards much better: the chain's mixing adds
++0.001 at most.
 """
 
 from __future__ import annotations
@@ -112,11 +115,14 @@ def place_chances(
     return others, chances
 
 
-def score(game: Game, others: list[int], chances: dict[int, list[float]]) -> tuple[float, ...]:
+def score(
+    game: Game, others: list[int], chances: dict[int, list[float]], trump: int
+) -> tuple[float, ...]:
     """(mean log2 chance of the true place, mean chance of it, mean chance in some hand for the
-    cards really held) over the hidden cards."""
+    cards really held, mean chance of the true place for the trick takers: queens and up, and
+    trumps) over the hidden cards."""
     held = [mask_of(game.hand_of(seat)) for seat in others]
-    logs, trues, in_hands = [], [], []
+    logs, trues, in_hands, takers = [], [], [], []
     for card, chance in chances.items():
         bit = 1 << card
         place = next((i for i, mask in enumerate(held) if mask & bit), len(others))
@@ -124,7 +130,10 @@ def score(game: Game, others: list[int], chances: dict[int, list[float]]) -> tup
         trues.append(chance[place])
         if place < len(others):
             in_hands.append(sum(chance[:-1]))
-    return statistics.fmean(logs), statistics.fmean(trues), statistics.fmean(in_hands or [1.0])
+        if card % 13 >= 10 or card // 13 == trump:
+            takers.append(chance[place])
+    return (statistics.fmean(logs), statistics.fmean(trues), statistics.fmean(in_hands or [1.0]),
+            statistics.fmean(takers or [1.0]))
 
 
 Scores = dict[str, dict[str, list[tuple[float, ...]]]]
@@ -163,7 +172,8 @@ def measure_deal(config: Config, deal: int, variants: list[str], draws: int) -> 
                                                 **options)
                         rng = random.Random((base + test_seat) * 64 + decision)
                         others, chances = place_chances(player, view, draws, rng)
-                        results[variant][stage].append(score(game, others, chances))
+                        results[variant][stage].append(
+                            score(game, others, chances, read_view(view).trump))
             game.apply(seat, seats[seat].choose_move(view))
     return results
 
@@ -196,18 +206,19 @@ def main(argv: list[str] | None = None) -> None:
     print(f"inference: {args.deals} deals x {PLAYERS} seats, {HAND_SIZE} cards, opponents "
           f"{args.opponents}, history {args.history}, {args.draws} draws, seed {args.seed}, "
           f"{time.perf_counter() - started:.0f} s")
-    print(f"{'variant':24} {'stage':6} {'n':>5} {'log2':>8} {'p_true':>7} {'in_hands':>8}")
+    print(f"{'variant':24} {'stage':6} {'n':>5} {'log2':>8} {'p_true':>7} {'in_hands':>8} "
+          f"{'p_takers':>8}")
     base = variants[0]
     for variant in variants:
         for stage, rows in totals[variant].items():
             if not rows:
                 continue
-            means = [statistics.fmean(row[i] for row in rows) for i in range(3)]
+            means = [statistics.fmean(row[i] for row in rows) for i in range(4)]
             line = (f"{variant:24} {stage:6} {len(rows):5} {means[0]:8.4f} {means[1]:7.4f} "
-                    f"{means[2]:8.4f}")
+                    f"{means[2]:8.4f} {means[3]:8.4f}")
             if variant != base:
                 line += "   vs first:"
-                for i, name in ((0, "log2"), (1, "p_true")):
+                for i, name in ((0, "log2"), (1, "p_true"), (3, "p_takers")):
                     diffs = [a[i] - b[i]
                              for a, b in zip(rows, totals[base][stage], strict=True)]
                     se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0

@@ -21,21 +21,24 @@ draws follow each other closely), so compare variants at the same `--draws`.
 
 Measured against three simple rule-based opponents after three earlier hands (`--deals 60
 --history 3 --draws 200 --variant uniform --variant hard --variant hard+history=0 --variant
-hard+chain=100`, 240 bids, 545 early and 554 late decisions, 250 s), p_true / in_hands /
-p_takers:
+hard+chain=100 --variant exact+chain=100`, 240 bids, 545 early and 554 late decisions, 441 s),
+p_true / in_hands / p_takers:
 
-| stage | uniform | hard | hard, first hand | hard, chain 100 |
-| --- | --- | --- | --- | --- |
-| bid | .349 / .479 / .351 | .354 / .481 / .362 | .353 / .481 / .363 | .354 / .482 / .362 |
-| early | .404 / .422 / .420 | .429 / .449 / .477 | .420 / .442 / .467 | .429 / .449 / .477 |
-| late | .601 / .269 / .593 | .641 / .358 / .641 | .633 / .342 / .634 | .642 / .359 / .643 |
+| variant | bid | early | late |
+| --- | --- | --- | --- |
+| uniform | .349 / .479 / .351 | .404 / .422 / .420 | .601 / .269 / .593 |
+| hard | .354 / .481 / .362 | .429 / .449 / .477 | .641 / .358 / .641 |
+| hard, a game's first hand | .353 / .481 / .363 | .420 / .442 / .467 | .633 / .342 / .634 |
+| hard, chain 100 | .354 / .482 / .362 | .429 / .449 / .477 | .642 / .359 / .643 |
+| exact, chain 100 | .356 / .483 / .364 | .435 / .456 / .486 | .650 / .375 / .650 |
 
-The bids hardly tell which cards are in play (0.481 against chance's 0.479, where OpenSpiel's
-resampler is told: 1.0; the trick takers 0.362 against 0.351), and the model holds these
-opponents' exact policy (easy count bids and greedy play reproduce all 1,200 bids and 5,369
-choices of a simple player in 300 deals; after three hands each seat's prior gives it 92%),
-so no seat that sees only its view can place the cards much better: the chain's mixing adds
-+0.001 at most.
+The bids hardly tell which cards are in play (in_hands 0.481 against chance's 0.479, where
+OpenSpiel's resampler is told: 1.0). `exact` holds these opponents' true policy (easy count
+bids and greedy play reproduce all 1,200 bids and 5,369 choices of a simple player in 300
+deals), so its posterior is the best a seat that sees only its view can hold. `hard` gets 70
+to 86% of its gain over chance, 83-86% on the trick takers (after three hands its prior gives
+each seat's true kind 92%, and it leaves room for people who stray); more mixing in the chain
+adds +0.001 at most.
 """
 
 from __future__ import annotations
@@ -47,8 +50,11 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
+from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -64,6 +70,8 @@ from anchor import (
 )
 from arena import deal_deck
 
+import engine.ai.hard as hard_search
+import engine.ai.opponents as opponent_model
 from engine import Game, Phase, PlayerView
 from engine.ai import create_player
 from engine.ai.bits import indices, mask_of
@@ -75,12 +83,31 @@ SMOOTH = 0.5
 """Deals' worth of weight spread evenly over the places before scoring."""
 
 
+EXACT_MISS = 1e-4
+"""`exact`: the chance it gives a greedy player's leaving its bid or card rule."""
+
+
+@contextmanager
+def exact_model(others: list[int]) -> Iterator[None]:
+    """Within: hard's opponent model is told every other seat is greedy and never strays, which
+    is exactly how the simple rule-based opponents bid and play: its posterior is then the true
+    one against them, the best any seat that sees only its view can hold."""
+    greedy = {seat: (1e-9, 1e-9, 1.0, 1e-9) for seat in others}
+    with (
+        mock.patch.object(opponent_model, "PLAY_MISS", EXACT_MISS),
+        mock.patch.object(opponent_model, "BID_MISS", EXACT_MISS),
+        mock.patch.object(hard_search, "kind_priors", lambda view, exact_bids: greedy),
+    ):
+        yield
+
+
 def place_chances(
-    player: HardPlayer | None, view: PlayerView, draws: int, rng: random.Random
+    player: HardPlayer | None, view: PlayerView, draws: int, rng: random.Random,
+    exact: bool = False,
 ) -> tuple[list[int], dict[int, list[float]]]:
     """(the other seats, {hidden card: chance per place}) from `player`'s deal drawing at
-    `view` (None: the plain sampler, every consistent deal alike); place i < players-1 is the
-    i-th other seat, the last is out with the stock."""
+    `view` (None: the plain sampler, every consistent deal alike; `exact`: with exact_model);
+    place i < players-1 is the i-th other seat, the last is out with the stock."""
     k = read_view(view)
     others = [seat for seat in range(k.players) if seat != k.seat]
     sampler = Sampler(k)
@@ -88,6 +115,13 @@ def place_chances(
         def draw() -> Drawn:
             hands, stock = sampler.sample(rng)
             return 1.0, hands, stock, []
+    elif exact:
+        with exact_model(others):
+            chain = player._drawer(sampler, player._model(view, k))
+
+        def draw() -> Drawn:
+            with exact_model(others):
+                return chain()
     else:
         draw = player._drawer(sampler, player._model(view, k))
     hidden = indices(k.unseen)
@@ -166,12 +200,13 @@ def measure_deal(config: Config, deal: int, variants: list[str], draws: int) -> 
                     decision += 1
                     for variant in variants:
                         player = None
-                        if variant != "uniform":
-                            _level, options = parse_tester(variant)
+                        level, options = parse_tester(variant)
+                        if level != "uniform":
                             player = HardPlayer(seed=base + test_seat, iterations=draws,
                                                 **options)
                         rng = random.Random((base + test_seat) * 64 + decision)
-                        others, chances = place_chances(player, view, draws, rng)
+                        others, chances = place_chances(player, view, draws, rng,
+                                                        exact=level == "exact")
                         results[variant][stage].append(
                             score(game, others, chances, read_view(view).trump))
             game.apply(seat, seats[seat].choose_move(view))
@@ -192,8 +227,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=50)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--variant", action="append", default=None,
-                        help="uniform, or hard with options, e.g. hard+chain=30 (repeatable); "
-                             "each is compared with the first")
+                        help="uniform, hard or exact (hard told the simple opponents' "
+                             "exact policy), with hard's options, e.g. hard+chain=30 "
+                             "(repeatable; each is compared with the first)")
     parser.add_argument("--opponents", default="simple", choices=OPPONENTS)
     parser.add_argument("--history", type=int, default=0)
     parser.add_argument("--draws", type=int, default=200, help="deals drawn per decision")

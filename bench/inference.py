@@ -50,11 +50,8 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
-from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -64,14 +61,13 @@ from anchor import (
     PLAYERS,
     Config,
     earlier_hands,
+    exact_model,
     make_rules,
     opponent,
     parse_tester,
 )
 from arena import deal_deck
 
-import engine.ai.hard as hard_search
-import engine.ai.opponents as opponent_model
 from engine import Game, Phase, PlayerView
 from engine.ai import create_player
 from engine.ai.bits import indices, mask_of
@@ -81,24 +77,6 @@ from engine.ai.sample import Sampler
 
 SMOOTH = 0.5
 """Deals' worth of weight spread evenly over the places before scoring."""
-
-
-EXACT_MISS = 1e-4
-"""`exact`: the chance it gives a greedy player's leaving its bid or card rule."""
-
-
-@contextmanager
-def exact_model(others: list[int]) -> Iterator[None]:
-    """Within: hard's opponent model is told every other seat is greedy and never strays, which
-    is exactly how the simple rule-based opponents bid and play: its posterior is then the true
-    one against them, the best any seat that sees only its view can hold."""
-    greedy = {seat: (1e-9, 1e-9, 1.0, 1e-9) for seat in others}
-    with (
-        mock.patch.object(opponent_model, "PLAY_MISS", EXACT_MISS),
-        mock.patch.object(opponent_model, "BID_MISS", EXACT_MISS),
-        mock.patch.object(hard_search, "kind_priors", lambda view, exact_bids: greedy),
-    ):
-        yield
 
 
 def place_chances(

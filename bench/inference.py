@@ -95,13 +95,13 @@ def place_chances(
             return 1.0, hands, stock, []
     elif exact:
         with exact_model(others):
-            chain = player._drawer(sampler, player._model(view, k))
+            chain = player.deal_drawer(view)
 
         def draw() -> Drawn:
             with exact_model(others):
                 return chain()
     else:
-        draw = player._drawer(sampler, player._model(view, k))
+        draw = player.deal_drawer(view)
     hidden = indices(k.unseen)
     mass = {card: [0.0] * (len(others) + 1) for card in hidden}
     total = 0.0

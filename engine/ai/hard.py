@@ -191,6 +191,12 @@ class HardPlayer(MediumPlayer):
             limit = MAX_DEALS if most is None else most
         return Budget.timed(self.think_time, limit)
 
+    def deal_drawer(self, view: PlayerView) -> Callable[[], Drawn]:
+        """The weighted deals this player searches at `view` (a blind bid also deals its own
+        hand), one per call: bench/inference.py scores where they put the hidden cards."""
+        k = read_view(view)
+        return self._drawer(Sampler(k), self._model(view, k))
+
     def _drawer(self, sampler: Sampler, model: OpponentModel) -> Callable[[], Drawn]:
         """Where this decision's deals come from: the chain, or weighted picks from a pool."""
         if self.settings.chain > 0 and model.informative:

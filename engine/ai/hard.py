@@ -192,8 +192,9 @@ class HardPlayer(MediumPlayer):
         return Budget.timed(self.think_time, limit)
 
     def deal_drawer(self, view: PlayerView) -> Callable[[], Drawn]:
-        """The weighted deals this player searches at `view` (a blind bid also deals its own
-        hand), one per call: bench/inference.py scores where they put the hidden cards."""
+        """The weighted deals this player searches at `view` (as a card decision does; a bid
+        draws the same, save that a blind bid deals its own hand too), one per call:
+        bench/inference.py scores where they put the hidden cards."""
         k = read_view(view)
         return self._drawer(Sampler(k), self._model(view, k))
 

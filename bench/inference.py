@@ -88,8 +88,9 @@ def place_chances(
     place i < players-1 is the i-th other seat, the last is out with the stock."""
     k = read_view(view)
     others = [seat for seat in range(k.players) if seat != k.seat]
-    sampler = Sampler(k)
     if player is None:
+        sampler = Sampler(k)
+
         def draw() -> Drawn:
             hands, stock = sampler.sample(rng)
             return 1.0, hands, stock, []
@@ -150,13 +151,16 @@ def score(
 
 Scores = dict[str, dict[str, list[tuple[float, ...]]]]
 """Per variant and stage (bid, early play: more than four cards held, late play), one
-(log2, p_true, in_hands) per test-seat decision."""
+(log2, p_true, in_hands, p_takers) per test-seat decision."""
 STAGES = ("bid", "early", "late")
 
 
-def measure_deal(config: Config, deal: int, variants: list[str], draws: int) -> Scores:
-    """The scores of every variant at each decision of the test seat (rotated over the seats),
-    the seat played by `medium` so that every variant is asked about the same positions."""
+def measure_deal(config: Config, deal: int) -> Scores:
+    """The scores of every variant (`config.testers`, each drawing `config.iterations` deals)
+    at each decision of the test seat (rotated over the seats), the seat played by `medium` so
+    that every variant is asked about the same positions."""
+    variants = config.testers
+    draws = config.iterations or 0
     results: Scores = {variant: {stage: [] for stage in STAGES} for variant in variants}
     deck = deal_deck(config.seed, deal)
     for test_seat in range(PLAYERS):
@@ -172,7 +176,8 @@ def measure_deal(config: Config, deal: int, variants: list[str], draws: int) -> 
             if seat == test_seat:
                 view = replace(view, scoresheet=history + view.scoresheet)
                 choices = view.legal_bids if game.phase is Phase.BIDDING else view.legal_cards
-                if len(choices) > 1 and read_view(view).unseen:
+                seen = read_view(view)
+                if len(choices) > 1 and seen.unseen:
                     stage = ("bid" if game.phase is Phase.BIDDING
                              else "early" if len(view.hand) > 4 else "late")
                     decision += 1
@@ -186,15 +191,15 @@ def measure_deal(config: Config, deal: int, variants: list[str], draws: int) -> 
                         others, chances = place_chances(player, view, draws, rng,
                                                         exact=level == "exact")
                         results[variant][stage].append(
-                            score(game, others, chances, read_view(view).trump))
+                            score(game, others, chances, seen.trump))
             game.apply(seat, seats[seat].choose_move(view))
     return results
 
 
-def measure(config: Config, variants: list[str], draws: int) -> Scores:
-    totals: Scores = {variant: {stage: [] for stage in STAGES} for variant in variants}
+def measure(config: Config) -> Scores:
+    totals: Scores = {variant: {stage: [] for stage in STAGES} for variant in config.testers}
     for deal in range(config.deals):
-        for variant, stages in measure_deal(config, deal, variants, draws).items():
+        for variant, stages in measure_deal(config, deal).items():
             for stage, rows in stages.items():
                 totals[variant][stage].extend(rows)
     return totals
@@ -216,7 +221,7 @@ def main(argv: list[str] | None = None) -> None:
     config = Config(args.deals, variants, args.opponents, None, args.draws, 0, 0.0, args.seed,
                     args.history)
     started = time.perf_counter()
-    totals = measure(config, variants, args.draws)
+    totals = measure(config)
     print(f"inference: {args.deals} deals x {PLAYERS} seats, {HAND_SIZE} cards, opponents "
           f"{args.opponents}, history {args.history}, {args.draws} draws, seed {args.seed}, "
           f"{time.perf_counter() - started:.0f} s")

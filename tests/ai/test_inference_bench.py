@@ -26,7 +26,7 @@ def test_hard_places_the_hidden_cards_better_than_chance_once_cards_are_played(
 ) -> None:
     inference = _inference()
     config = inference.Config(2, ["uniform", "hard"], "simple", None, 80, 0, 0.0, 7, 1)
-    scores = inference.measure(config, ["uniform", "hard"], 80)
+    scores = inference.measure(config)
 
     def mean(variant: str, stage: str, column: int) -> float:
         return statistics.fmean(row[column] for row in scores[variant][stage])

@@ -16,7 +16,7 @@ calls per human action and per player action (human and computer moves; besides 
 responses), and the longest event-loop stall (a monitor task measures how late its 2 ms ticks
 wake). Notifications are on as in the bot: a person whose turn waits `--nudge-after` seconds
 (players here act after about --tables / --rate seconds, so some do) gets one nudge, deleted
-once they act; the count is printed. Budgets (DESIGN.md section 6): p99 < 10 ms, stall
+once they act; the count is printed. Budgets (docs/architecture.md section 6): p99 < 10 ms, stall
 < 50 ms, about one REST call per action besides the response.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of

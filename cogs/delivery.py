@@ -6,7 +6,7 @@ edits it, always with the newest state, so a burst of moves costs one edit, edit
 never overtake each other, and the service's lock is never held across Discord's latency.
 
 Fewer edits of the table message (Discord limits edits to about 5 per 5 s per channel, and
-DESIGN.md section 6 budgets about one REST call per player action):
+docs/architecture.md section 6 budgets about one REST call per player action):
 - at most one edit per `edit_interval` seconds (TABLE_EDIT_INTERVAL): the first change goes out
   at once, changes within the interval wait and go as one trailing edit of the newest state, so
   nothing (a hand's result, the final standings) is lost, only merged;
@@ -17,7 +17,7 @@ A message whose new body is exactly what it already shows is not edited. `close`
 is held before the bot disconnects. A slot that the acting player's interaction response can
 carry is left to it (cogs.interact), and sent over REST only if that response fails (`release`).
 
-Faults (DISCORD_FACTS.md): discord.py retries 500/502/504 and waits out 429s by itself, and
+Faults (docs/discord.md): discord.py retries 500/502/504 and waits out 429s by itself, and
 raises everything else at once. A send that still fails with a server error, a 429, or a
 dropped connection is tried again on the service's clock with backoff (RETRY_FIRST doubling up
 to RETRY_CAP), always with the newest state, so what it carried is merged into the next try,

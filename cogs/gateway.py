@@ -1,6 +1,6 @@
 """Gateway events that change what the tables may do: a deleted channel or thread and the bot's
 removal from a server end their tables (cancelled, no result, never resumed); a lost gateway
-connection pauses the turn timers until discord.py has resumed or reconnected (DISCORD_FACTS.md:
+connection pauses the turn timers until discord.py has resumed or reconnected (docs/discord.md:
 while it is down no interactions arrive, so running timers would put players on autopilot).
 
 GUILD_DELETE with `unavailable: true` is an outage, not a removal: discord.py dispatches it as

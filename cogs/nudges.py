@@ -1,7 +1,7 @@
 """Turn notifications ("nudges"): a person slow to act gets one message Discord really delivers.
 
 Discord notifies for a NEW message only (a new DM, or a channel message whose content mentions
-the person), never for an edit or a mention inside an embed (DISCORD_FACTS.md). The DM hand
+the person), never for an edit or a mention inside an embed (docs/discord.md). The DM hand
 that is edited to show "your turn" therefore tells nobody. So when a person's turn comes and
 they have not acted `after` seconds later (NUDGE_AFTER, 20 by default, on the service's clock),
 they get one nudge: a short DM with a jump link to the table, or a channel message that mentions

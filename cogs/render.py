@@ -1,7 +1,7 @@
 """What players read: the table message, private hands, scoresheets, rules, leaderboards.
 
 Pure functions of the service's read model (TableView, PlayerView) to discord payloads, so one
-place decides what is public. The table message shows only public facts (RULES.md section 5);
+place decides what is public. The table message shows only public facts (docs/rules.md section 5);
 a card appears in it only once played, and the last trick only while its hand is in play.
 """
 

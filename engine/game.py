@@ -1076,7 +1076,7 @@ def exact_bid_winners(record: HandRecord) -> list[int]:
 
 
 class SpecialGame(Game):
-    """A game whose pack holds jokers, Wizards or Jesters (RULES.md section 4).
+    """A game whose pack holds jokers, Wizards or Jesters (docs/rules.md section 4).
 
     `Game.new` and `Game.from_json` hand one out when the rules add special cards, so the
     standard pack's play path stays free of every special-card branch. Each special step is its

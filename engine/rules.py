@@ -1,4 +1,4 @@
-"""The rules model: every option of RULES.md section 2, and the named presets of section 4.
+"""The rules model: every option of docs/rules.md section 2, and the named presets of section 4.
 
 A `Rules` value is frozen and knows nothing of the player count; `Rules.plan(players)` turns it
 into the concrete hand sizes for a table, and refuses, in words, a table it cannot deal.
@@ -340,7 +340,7 @@ class Rules(BaseModel):
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """A named rule system of RULES.md section 4."""
+        """A named rule system of docs/rules.md section 4."""
         key = name.strip().lower().replace("-", "_").replace(" ", "_")
         try:
             fields = PRESETS[key]

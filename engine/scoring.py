@@ -1,4 +1,4 @@
-"""Scoring schemes of RULES.md section 3, with the zero-bid and blind modifiers, and the
+"""Scoring schemes of docs/rules.md section 3, with the zero-bid and blind modifiers, and the
 scoresheet record of a finished hand."""
 
 from __future__ import annotations

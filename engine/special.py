@@ -1,4 +1,4 @@
-"""What special cards do: jokers, Wizards and Jesters under each rule system of RULES.md 4.
+"""What special cards do: jokers, Wizards and Jesters under each rule system of docs/rules.md 4.
 
 One `SpecialHand` holds one hand's facts (the system, trump, the turned card, the Super Trump)
 and answers the questions play asks: which suit a card follows or leads as, whether it may be

@@ -1,4 +1,4 @@
-"""Computer play for the special-card presets (jokers, Wizards, Jesters: RULES.md section 4).
+"""Computer play for the special-card presets (jokers, Wizards, Jesters: docs/rules.md section 4).
 
 The bit-set machinery of the other modules knows only the 52 standard cards, so these presets
 get their own small toolkit built on the engine's own card rules (`engine.special.SpecialHand`,

@@ -14,7 +14,7 @@ README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 def test_the_readme_invite_link_is_the_bots_own() -> None:
     assert invite_url(123) in README.replace("APP_ID", "123")
     assert f"`{PERMISSIONS.value}`" in README
-    # exactly what DISCORD_FACTS.md lists for a card-game bot, and nothing that could harm
+    # exactly what docs/discord.md lists for a card-game bot, and nothing that could harm
     assert set(PERMISSION_REASONS) == {"view_channel", "send_messages", "send_messages_in_threads",
                                        "embed_links", "attach_files", "read_message_history"}
     assert not PERMISSIONS.administrator and not PERMISSIONS.manage_messages

@@ -1,4 +1,4 @@
-"""Who Discord notifies, read off the calls the bot made (DISCORD_FACTS.md, "Who gets notified").
+"""Who Discord notifies, read off the calls the bot made (docs/discord.md, "Who gets notified").
 
 Discord pushes a notification for a NEW message only:
 - a new DM from the bot notifies the DM's owner (whatever it says, embeds or not);

@@ -1,4 +1,4 @@
-"""Special cards: jokers, Wizards and Jesters, and the presets built on them (RULES.md 4)."""
+"""Special cards: jokers, Wizards and Jesters, and the presets built on them (docs/rules.md 4)."""
 
 import pickle
 

@@ -1,4 +1,4 @@
-"""The worked examples of RULES.md and its seed texts, played through the public API."""
+"""The worked examples of docs/rules.md and its seed texts, played through the public API."""
 
 import pytest
 

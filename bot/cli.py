@@ -1,7 +1,8 @@
 """`python -m bot`: run the bot, or `python -m bot play` for a game in the terminal.
 
 The terminal game goes through the same TableService and store as the bot (a temporary
-database unless --database is given; an unfinished terminal game in that database resumes),
+database unless --database is given: a file or a database URL, or alone the bot's own
+DATABASE_URL / DATABASE_PATH; an unfinished terminal game in that database resumes),
 with a presenter that prints. It reads one answer per line from stdin, so a test can pipe a
 script; at end of input (or with --auto) a computer of --level plays your seat to the end.
 Ctrl-C stops at once (a game in --database is kept and resumes with the same command).
@@ -19,6 +20,7 @@ import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
@@ -28,8 +30,11 @@ from bot.guard import Guard
 from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
 from bot.service import ServiceConfig, TableService
 from bot.terminal import TerminalPresenter, player_prompt_lines, scoresheet_lines
-from data import Store, StoreError
+from data import Store, StoreError, parse_address
 from engine import Bid, Card, Declaration, Move, NameTrump, Phase, Play, PlayerView, Rules, Suit
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 LOBBY_GUILD = 0
 TERMINAL_CHANNEL = 1
@@ -46,6 +51,8 @@ HELP = (
 )
 LIST_PRESETS = "list"
 """`--preset` given alone: describe the presets instead of playing."""
+BOT_DATABASE = "settings"
+"""`--database` given alone: the bot's own database settings (DATABASE_URL, DATABASE_PATH)."""
 MAX_DELAY = 30.0
 
 
@@ -55,10 +62,18 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m bot",
         description="Run the Oh Hell Discord bot (needs DISCORD_TOKEN), or play in the terminal.",
     )
+    parser.add_argument(
+        "--heartbeat", type=Path, default=None, metavar="FILE",
+        help="the heartbeat file, instead of HEARTBEAT_PATH (the Docker image passes it here, "
+        "where no env file can empty it)",
+    )
     sub = parser.add_subparsers(dest="command")
     sub.add_parser(
         "health",
         help="exit 0 when the running bot is connected and its loop alive (HEARTBEAT_PATH)",
+    )
+    sub.add_parser(
+        "where", help="print where the bot keeps its games and its heartbeat, from the settings"
     )
     play = sub.add_parser("play", help="play a game in the terminal against computer players")
     play.add_argument("--players", type=int, default=4, help="seats, you included (default 4)")
@@ -73,7 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"how well the computers play, yours on autopilot too: {', '.join(COMPUTER_LEVELS)}",
     )
     play.add_argument("--max-cards", type=int, default=None, help="largest hand (shorter games)")
-    play.add_argument("--database", type=Path, default=None, help="SQLite file to keep the game")
+    play.add_argument(
+        "--database", nargs="?", const=BOT_DATABASE, default=None, metavar="FILE_OR_URL",
+        help="keep the game in this SQLite file (its folder must exist) or database URL "
+        "(sqlite:///..., postgresql://...); alone: the bot's DATABASE_URL or DATABASE_PATH. "
+        "Without it the game is not kept",
+    )
     play.add_argument("--seed", type=int, default=None, help="shuffle seed, for a repeatable game")
     play.add_argument("--name", default="You", help="your name at the table")
     play.add_argument("--auto", action="store_true", help="the computer plays your seat too")
@@ -91,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.preset == LIST_PRESETS:
             print("\n".join(preset_lines()))
             return 0
-        problem = play_args_problem(args)
+        problem = play_args_problem(args) or choose_play_database(args)
         if problem is not None:
             print(f"error: {problem}", file=sys.stderr)
             return 2
@@ -101,8 +121,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n{stopped_line(args)}")
             return 130
     if args.command == "health":
-        return health()
-    return run_bot()
+        return health(args.heartbeat)
+    if args.command == "where":
+        return where(args.heartbeat)
+    return run_bot(args.heartbeat)
 
 
 def preset_lines() -> list[str]:
@@ -136,30 +158,92 @@ def play_args_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
+def choose_play_database(args: argparse.Namespace) -> str | None:
+    """Resolve --database into `args.database` (a path or URL the store opens, None: a
+    temporary one) and `args.database_shown`; what is wrong with it, in one line, else None.
+
+    The same checks as the bot's start-up: a folder, a missing folder, a read-only file or an
+    unknown URL is refused in words, and nothing is created but the database file itself."""
+    from bot.settings import Settings, database_problem, setting_problem
+
+    args.database_shown = None
+    if args.database is None:
+        return None
+    if args.database == BOT_DATABASE:
+        try:
+            settings = Settings()
+        except ValidationError as err:
+            return setting_problem(err)
+        target, setting = settings.database_target(), settings.database_setting()
+    else:
+        target, setting = args.database, "--database"
+        if not target.strip():
+            return "--database: name a file or a database URL (or give --database alone)"
+    try:
+        address = parse_address(target)
+    except ValueError as err:
+        return f"{setting}: {err}"
+    args.database = target
+    args.database_shown = str(address)
+    return database_problem(address, setting)
+
+
 def stopped_line(args: argparse.Namespace) -> str:
     """The one line Ctrl-C leaves: what became of the game."""
     if args.database is not None:
-        return (f"Stopped. The game is kept in {args.database}: the same command goes on "
+        shown = getattr(args, "database_shown", None) or args.database
+        return (f"Stopped. The game is kept in {shown}: the same command goes on "
                 "where you stopped.")
     return "Stopped. The game was not kept (play with --database FILE to keep one)."
 
 
-def health() -> int:
-    """The container's health check: is the running bot's heartbeat fresh? One line either way."""
-    from bot.health import check
+def load_settings(heartbeat: Path | None) -> Settings:
+    """The settings as the bot runs with them: the environment and .env, then --heartbeat.
+    Raises ValidationError for an invalid setting."""
     from bot.settings import Settings
 
+    settings = Settings()
+    if heartbeat is not None:
+        settings = settings.model_copy(update={"heartbeat_path": heartbeat})
+    return settings
+
+
+def health(heartbeat: Path | None = None) -> int:
+    """The container's health check: is the running bot's heartbeat fresh? One line either way,
+    which also says where the games are kept (a container's health log shows it)."""
+    from bot.health import check
+    from bot.settings import setting_problem
+
     try:
-        path = Settings().heartbeat_path
+        settings = load_settings(heartbeat)
+        shown = parse_address(settings.database_target())
     except ValidationError as err:
-        print(f"unhealthy: the settings do not load: {err.errors()[0]['msg']}")
+        print(f"unhealthy: {setting_problem(err)}")
         return 1
+    path = settings.heartbeat_path
     if path is None:
         print("unhealthy: HEARTBEAT_PATH is not set, so the bot keeps no heartbeat to check")
         return 1
     problem = check(path)
-    print(problem or f"healthy: heartbeat {path} is fresh")
+    print(problem or f"healthy: heartbeat {path} is fresh; the games are kept in {shown}")
     return 0 if problem is None else 1
+
+
+def where(heartbeat: Path | None = None) -> int:
+    """Print where the bot, started with these settings, keeps its games and its heartbeat."""
+    from bot.settings import setting_problem
+
+    try:
+        settings = load_settings(heartbeat)
+    except ValidationError as err:
+        print(f"error: {setting_problem(err)}", file=sys.stderr)
+        return 2
+    address = parse_address(settings.database_target())
+    place = str(address.path.absolute()) if address.path is not None else str(address)
+    print(f"database: {place} ({settings.database_setting()})")
+    beat = settings.heartbeat_path
+    print(f"heartbeat: {beat.absolute() if beat is not None else 'none (HEARTBEAT_PATH unset)'}")
+    return 0
 
 
 def _utf8_output() -> None:
@@ -170,26 +254,36 @@ def _utf8_output() -> None:
             reconfigure(errors="replace")
 
 
-def run_bot() -> int:
-    """Run the Discord bot until it is stopped; one clear line when it cannot start."""
-    from bot.settings import CannotStart, MissingToken, Settings
+def run_bot(heartbeat: Path | None = None) -> int:
+    """Run the Discord bot until it is stopped; one clear line when it cannot start.
+
+    Everything the person running it can get wrong (a setting, the database's place) is
+    refused before logging in to Discord, so no table resumes only to fail every action."""
+    from bot.settings import CannotStart, MissingToken, setting_problem
 
     try:
-        settings = Settings()
+        settings = load_settings(heartbeat)
         token = settings.token()
     except MissingToken as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())).upper()
-        print(f"error: setting {where}: {first['msg']} (see .env.example)", file=sys.stderr)
+        print(f"error: {setting_problem(err)}", file=sys.stderr)
         return 2
-
     import aiohttp
     import discord
 
-    from bot.client import create_bot
+    from bot.client import check_store, create_bot
+
+    database = settings.database_problem()
+    if database is None:
+        try:
+            asyncio.run(check_store(settings))
+        except CannotStart as err:
+            database = str(err)
+    if database is not None:
+        print(f"error: {database}", file=sys.stderr)
+        return 2
 
     bot = create_bot(settings)
     settings.apply_log_levels()
@@ -266,6 +360,7 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
     """Play one game in the terminal through the table service; 0 when it ends normally."""
     write = out or _print
     temp: tempfile.TemporaryDirectory[str] | None = None
+    path: str | Path
     if args.database is None:
         temp = tempfile.TemporaryDirectory(prefix="ohhell-")
         path = Path(temp.name) / "ohhell.sqlite3"
@@ -273,8 +368,9 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
         path = args.database
     try:
         store = await Store.open(path)
-    except StoreError as err:
-        write(f"error: {err}")
+    except (StoreError, OSError, ValueError) as err:
+        shown = getattr(args, "database_shown", None) or path
+        write(f"error: cannot open the database {shown}: {err}")
         return 2
     presenter = TerminalPresenter(write, me_user_id=YOU)
     service = TableService(

@@ -152,19 +152,7 @@ class OhHellBot(commands.Bot):
         """Open the store, start the service, load the cogs, resume the tables, sync commands."""
         settings = self.settings
         plan = shard_plan(settings)
-        target = settings.database_target()
-        shown = parse_address(target)
-        try:
-            self._store = await Store.open(
-                target, owner=process_name(plan) if plan is not None else None
-            )
-        except (StoreError, OSError, sqlite3.Error) as err:
-            hint = (
-                "The folder must be writable by the user the bot runs as (in the Docker image: "
-                "uid 10001)." if shown.dialect == "sqlite" else "Is the PostgreSQL server up?"
-            )
-            raise CannotStart(f"cannot open the database {shown}: {err}. {hint}") from err
-        log.info("database %s open", shown)
+        self._store = await open_store(settings, process_name(plan) if plan is not None else None)
         self._executor = computer_executor(settings.computer_workers)
         self._directory = TableDirectory(
             self._store, service_config(settings), self.clock or SystemClock()
@@ -223,7 +211,7 @@ class OhHellBot(commands.Bot):
         payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
         digest = payload_digest(payload)
         target = sync_target(self.application_id or 0, guild.id if guild else None)
-        record = SyncRecord(record_path(self.settings.database_path))
+        record = SyncRecord(record_path(self.settings.database_file()))
         where = f"guild {guild.id}" if guild else "every server (global)"
         if record.is_current(target, digest):
             log.info("commands unchanged since the last sync to %s: not synced", where)
@@ -253,6 +241,38 @@ class OhHellBot(commands.Bot):
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+async def open_store(settings: Settings, owner: str | None = None) -> Store:
+    """The store the settings name, migrations applied; CannotStart says, in one line naming
+    the setting and the fix, why it cannot be opened."""
+    target = settings.database_target()
+    shown = parse_address(target)
+    setting = settings.database_setting()
+    try:
+        store = await Store.open(target, owner=owner)
+    except (StoreError, OSError, sqlite3.Error) as err:
+        hint = (
+            "It must be a SQLite database in a folder the user the bot runs as can write (in "
+            f"the Docker image: uid 10001); move it away or choose another {setting}"
+            if shown.dialect == "sqlite"
+            else f"Is the PostgreSQL server up, and are the user, password and database in "
+            f"{setting} right?"
+        )
+        raise CannotStart(f"cannot open the database {shown} ({setting}): {err}. {hint}") from err
+    log.info("database %s open", shown)
+    return store
+
+
+async def check_store(settings: Settings) -> None:
+    """Open and close the store once before logging in, so a database the bot cannot use
+    stops it before any table resumes (CannotStart); `database_problem` then catches what
+    opening does not, such as a read-only file."""
+    store = await open_store(settings)
+    await store.close()
+    problem = settings.database_problem()
+    if problem is not None:
+        raise CannotStart(problem)
 
 
 YOUNG_GENERATION_THRESHOLD = 100_000
@@ -312,8 +332,10 @@ __all__ = [
     "EXTENSIONS",
     "OhHellBot",
     "ShardedOhHellBot",
+    "check_store",
     "computer_executor",
     "create_bot",
+    "open_store",
     "service_config",
     "shard_plan",
 ]

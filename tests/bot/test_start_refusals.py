@@ -16,16 +16,18 @@ import threading
 from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
 from data import Store
 from tests.bot.test_start_errors import ROOT, START_AGAINST, JsonHandler
 
+
 class Recording(JsonHandler):
     """A Discord that refuses the token, and remembers that it was asked."""
 
-    asked: list[str] = []
+    asked: ClassVar[list[str]] = []
 
     def do_GET(self) -> None:
         self.asked.append(self.path)
@@ -34,7 +36,7 @@ class Recording(JsonHandler):
 
 @pytest.fixture
 def discord_api() -> Iterator[tuple[str, list[str]]]:
-    asked: list[str] = []
+    asked: ClassVar[list[str]] = []
     handler = type("Handler", (Recording,), {"asked": asked})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

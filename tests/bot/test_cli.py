@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -13,7 +14,9 @@ import pytest
 
 from bot import cli
 from bot.computer import decide
+from data import Store
 from engine import PlayerView, Rules
+from tests.pg_server import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -205,3 +208,82 @@ def test_ouch_says_cards_dealt_and_tricks_played(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "=== Hand 1 of" in result.stdout
     assert ": 4 cards dealt, 2 discarded: 2 tricks, dealer" in result.stdout
+
+
+def _run_with(args: list[str], cwd: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bot` with exactly these database settings in the environment."""
+    env = {k: v for k, v in os.environ.items()
+           if k != "DISCORD_TOKEN" and not k.startswith(("DATABASE_", "DATA_DIR"))}
+    env.update(settings)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONIOENCODING"] = "utf-8"
+    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=cwd, capture_output=True,
+                          text=True, encoding="utf-8", env=env, timeout=120)
+
+
+def _one_error_line(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 2 and result.stdout == "", result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    return lines[0]
+
+
+def test_play_refuses_a_database_it_cannot_use_and_creates_nothing(tmp_path: Path) -> None:
+    (tmp_path / "games").mkdir()
+    before = sorted(tmp_path.rglob("*"))
+    folder = _run_with(["play", "--database", "games"], cwd=tmp_path)
+    assert _one_error_line(folder) == (
+        "error: --database: games is a folder: name a file in it, e.g. games/ohhell.sqlite3")
+    missing = _run_with(["play", "--database", "saved/game.sqlite3"], cwd=tmp_path)
+    assert _one_error_line(missing) == (
+        "error: --database: saved/game.sqlite3: the folder saved does not exist: create it "
+        "first (mkdir -p saved) or choose another --database")
+    mysql = _run_with(["play", "--database", "mysql://me@db/cards"], cwd=tmp_path)
+    assert _one_error_line(mysql) == (
+        "error: --database: unknown database URL scheme 'mysql': use sqlite:///path or "
+        "postgresql://...")
+    assert sorted(tmp_path.rglob("*")) == before  # no folder, no file, nowhere
+
+
+def test_play_keeps_its_game_where_the_bots_settings_say(tmp_path: Path) -> None:
+    """`--database` alone is the bot's own DATABASE_URL (else DATABASE_PATH)."""
+    kept = tmp_path / "bot.sqlite3"
+    game = ["play", "--auto", "--players", "3", "--max-cards", "1", "--seed", "2",
+            "--level", "random", "--database"]
+    by_url = _run_with(game, cwd=tmp_path, DATABASE_URL=f"sqlite:///{kept}",
+                       DATABASE_PATH="elsewhere.sqlite3")
+    assert by_url.returncode == 0, by_url.stderr
+    assert "Final standings:" in by_url.stdout
+    assert kept.exists() and not (tmp_path / "elsewhere.sqlite3").exists()
+    by_path = _run_with(game, cwd=tmp_path, DATABASE_PATH="by-path.sqlite3")
+    assert by_path.returncode == 0, by_path.stderr
+    assert (tmp_path / "by-path.sqlite3").exists()
+    broken = _run_with(game, cwd=tmp_path, DATABASE_URL="garbage")
+    assert _one_error_line(broken).startswith(
+        "error: setting DATABASE_URL: 'garbage' is not a database URL")
+
+
+def test_play_keeps_its_game_in_postgresql(
+    tmp_path: Path, postgres_server: PostgresServer
+) -> None:
+    """A postgresql:// URL is a database, from --database or DATABASE_URL, not a folder."""
+    dsn = postgres_server.new_database()
+
+    async def last_finished() -> int | None:
+        store = await Store.open(dsn)
+        try:
+            return await store.last_finished_table(cli.TERMINAL_CHANNEL)
+        finally:
+            await store.close()
+
+    game = ["play", "--auto", "--players", "3", "--max-cards", "1", "--level", "random"]
+    given = _run_with([*game, "--seed", "2", "--database", dsn], cwd=tmp_path)
+    assert given.returncode == 0, given.stderr
+    first = asyncio.run(last_finished())
+    assert first is not None
+    from_settings = _run_with([*game, "--seed", "3", "--database"], cwd=tmp_path,
+                              DATABASE_URL=dsn)
+    assert from_settings.returncode == 0, from_settings.stderr
+    second = asyncio.run(last_finished())
+    assert second is not None and second != first
+    assert list(tmp_path.iterdir()) == []  # no folder named "postgresql:"

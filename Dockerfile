@@ -1,6 +1,8 @@
 # The Oh Hell bot. Build:  docker build -t ohhell-bot .
 # Run:    docker run -d --name ohhell --env-file .env -v ohhell-data:/data ohhell-bot
-# The database lives on the /data volume, so the image can be replaced without losing games.
+# The database lives on the /data volume, so the image can be replaced without losing games:
+# DATA_DIR=/data holds a relative (or empty) DATABASE_PATH, so an env file cannot move it off the
+# volume by accident. Check:  docker exec ohhell python -m bot where
 # A bind-mounted folder instead of a volume (-v "$PWD/data:/data") must be writable by uid 10001:
 #   mkdir -p data && sudo chown 10001:10001 data
 
@@ -35,8 +37,7 @@ FROM python:3.11-slim
 ENV PATH="/opt/venv/bin:$PATH" \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    DATABASE_PATH=/data/ohhell.sqlite3 \
-    HEARTBEAT_PATH=/tmp/ohhell-heartbeat \
+    DATA_DIR=/data \
     MPLCONFIGDIR=/tmp/matplotlib
 
 RUN groupadd --system --gid 10001 ohhell \
@@ -53,10 +54,11 @@ USER ohhell
 WORKDIR /home/ohhell
 VOLUME ["/data"]
 
-# Healthy while the bot is connected to Discord and its event loop runs: the bot touches
-# HEARTBEAT_PATH every 15 s only while connected, and the check fails once it is over 60 s old.
+# Healthy while the bot is connected to Discord and its event loop runs: the bot touches its
+# heartbeat file every 15 s only while connected, and the check fails once it is over 60 s old.
+# The file is named on both command lines, not in ENV, so no env file can empty it.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
-    CMD ["python", "-m", "bot", "health"]
+    CMD ["python", "-m", "bot", "--heartbeat", "/tmp/ohhell-heartbeat", "health"]
 
 # Exits at once with one line naming DISCORD_TOKEN when no token is given.
-CMD ["python", "-m", "bot"]
+CMD ["python", "-m", "bot", "--heartbeat", "/tmp/ohhell-heartbeat"]

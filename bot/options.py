@@ -11,6 +11,22 @@ from bot.models import COMPUTER_LEVELS, TableOptions
 from engine import Rules
 
 
+def table_options(**chosen: Any) -> TableOptions:
+    """The options of a new table from what the host and the server's settings chose;
+    TableError naming the option when one is out of bounds (a server default stored before its
+    bounds were checked, say), instead of an unexplained failure."""
+    try:
+        return TableOptions(**chosen)
+    except ValidationError as err:
+        first = err.errors()[0]
+        name = ".".join(str(p) for p in first.get("loc", ())) or "options"
+        raise TableError(
+            f"The option {name} cannot be {first.get('input')!r} ({first['msg'].lower()}). If "
+            "it is this server's default, a server manager can set it again with "
+            "/ohhell settings."
+        ) from None
+
+
 def check_level(level: str) -> None:
     """TableError unless `level` is a computer level (random, easy, medium, hard)."""
     if level not in COMPUTER_LEVELS:
@@ -53,4 +69,4 @@ def rules_for(options: TableOptions) -> Rules:
         raise TableError(f"Those options do not work together ({where}: {first['msg']}).") from None
 
 
-__all__ = ["check_level", "check_options", "rules_for"]
+__all__ = ["check_level", "check_options", "rules_for", "table_options"]

@@ -8,6 +8,11 @@ the game's state is safe because every action is committed or refused as a whole
 
 `AnsweringTree` is the bot's CommandTree (Red-DiscordBot's way: a subclass whose `on_error`
 answers what failed); controls, which the tree does not dispatch, call `report` themselves.
+
+Option values are checked against what each command declares (its ranges and choices) before the
+command runs: Discord's own app keeps to them, but discord.py does not check them, and anyone can
+send an interaction with other values (docs/discord.md). Such a value is refused in words and
+changes nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +26,10 @@ from discord import app_commands
 from bot.errors import TableError
 
 log = logging.getLogger(__name__)
+
+DISCORD_INTEGER_LIMIT = 2**53
+"""The largest integer Discord's app sends in an option (its documented limit)."""
+DISCORD_TEXT_LIMIT = 6000
 
 SORRY = ("Something went wrong on my side, sorry. The game is safe: nothing was half-done. "
          "Please try again.")
@@ -79,8 +88,62 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
         log.warning("could not answer %s: %s", context_of(interaction), err)
 
 
+def option_problem(interaction: discord.Interaction) -> str | None:
+    """The first option value outside what its command declares (a forged interaction), as
+    the sentence that refuses it; None when every value is one Discord's app could send."""
+    if interaction.type is not discord.InteractionType.application_command:
+        return None
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return None
+    given = dict(iter(interaction.namespace))
+    for parameter in command.parameters:
+        if parameter.display_name in given:
+            problem = _value_problem(parameter, given[parameter.display_name])
+            if problem is not None:
+                return f"The option {parameter.display_name} {problem}; nothing was changed."
+    return None
+
+
+def _value_problem(parameter: app_commands.Parameter, value: object) -> str | None:
+    kind = parameter.type
+    if parameter.choices:
+        allowed = [choice.value for choice in parameter.choices]
+        if value not in allowed:
+            return f"takes one of {', '.join(str(a) for a in allowed)}"
+        return None
+    if kind in (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number):
+        whole = kind is discord.AppCommandOptionType.integer
+        if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
+            return f"takes a {'whole ' if whole else ''}number"
+        low = -DISCORD_INTEGER_LIMIT if parameter.min_value is None else parameter.min_value
+        high = DISCORD_INTEGER_LIMIT if parameter.max_value is None else parameter.max_value
+        if not low <= value <= high:
+            return f"takes {_number(low)} to {_number(high)}"
+    elif kind is discord.AppCommandOptionType.string:
+        if not isinstance(value, str):
+            return "takes text"
+        low = int(parameter.min_value or 0)
+        high = int(parameter.max_value or DISCORD_TEXT_LIMIT)
+        if not low <= len(value) <= high:
+            return f"takes {low} to {high} characters"
+    return None
+
+
+def _number(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
+
+
 class AnsweringTree(app_commands.CommandTree[Any]):
     """The bot's command tree: every failed command is answered (see the module docstring)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Refuse, in words, an option value its command does not take (a forged one)."""
+        problem = option_problem(interaction)
+        if problem is None:
+            return True
+        await answer(interaction, problem)
+        return False
 
     async def on_error(self, interaction: discord.Interaction[Any],
                        error: app_commands.AppCommandError, /) -> None:
@@ -97,4 +160,13 @@ async def answer(interaction: discord.Interaction, text: str, *, ephemeral: bool
         await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
 
 
-__all__ = ["SORRY", "AnsweringTree", "answer", "context_of", "report", "unwrap", "words_for"]
+__all__ = [
+    "SORRY",
+    "AnsweringTree",
+    "answer",
+    "context_of",
+    "option_problem",
+    "report",
+    "unwrap",
+    "words_for",
+]

@@ -20,8 +20,9 @@ from discord.ext import commands
 from bot.client import OhHellBot
 from bot.errors import TableError
 from bot.guard import Guard
-from bot.models import COMPUTER_LEVELS, TableOptions, TableView
+from bot.models import COMPUTER_LEVELS, TableView
 from bot.moves import sentence
+from bot.options import table_options
 from bot.records import GuildSettings, Records
 from bot.service import TableService
 from bot.tree import answer, report
@@ -104,6 +105,30 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         if interaction.channel_id is None:
             raise TableError("There is no table in this channel.")
         return self.service.table_for_channel(interaction.channel_id)
+
+    def _own_control(self, interaction: discord.Interaction, table_id: int, *,
+                     from_hand: bool = False) -> None:
+        """A control names its table in its custom_id, which anyone can forge (docs/discord.md):
+        it is obeyed only where that table's controls are, its channel, or for a hand's controls
+        a DM of someone seated there. So another server's permissions never judge a table.
+        TableError otherwise; a table that is not open is left to the service to refuse."""
+        view = self.service.find_table(interaction.channel_id or 0)
+        if view is not None and view.table_id == table_id:
+            return  # this channel's own table (the channel holds the server too)
+        named = self._active(table_id)
+        if named is None:
+            return
+        if (from_hand and interaction.guild_id is None
+                and named.seat_of(interaction.user.id) is not None):
+            return
+        raise TableError("That control is not for a table here: use the buttons under this "
+                         "channel's table, or /ohhell hand.")
+
+    def _active(self, table_id: int) -> TableView | None:
+        try:
+            return self.service.table(table_id)
+        except TableError:
+            return None
 
     async def _settings(self, guild_id: int | None) -> GuildSettings:
         return await self.records.get_settings(guild_id or 0)
@@ -221,7 +246,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         if bots and not gs.allow_computers:
             raise TableError("Computer players are turned off in this server.")
         defaults = dict(gs.options)
-        options = TableOptions(
+        options = table_options(
             preset=preset or gs.default_preset or "classic",
             max_cards=max_cards,
             scoring=scoring or defaults.get("scoring"),
@@ -259,6 +284,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     async def on_lobby(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
         """Join, Leave, Add bot, Deal, Cancel under the table message."""
         try:
+            self._own_control(interaction, table_id)
             await self._lobby(interaction, table_id, action)
         except Exception as err:
             await report(interaction, err)
@@ -363,6 +389,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         control built the move and names the decision it was drawn for."""
         uid = interaction.user.id
         try:
+            self._own_control(interaction, table_id, from_hand=True)
             built = move()
             await self._act(interaction, table_id,
                             lambda: self.service.act(table_id, uid, built, guard),
@@ -378,6 +405,10 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         """The Rematch button under a finished game: the host opens the next table, posted
         as a new message that invites the game's people (a new message is what notifies)."""
         try:
+            last = await self.service.last_game(interaction.channel_id or 0)
+            if last is None or last.table_id != table_id:
+                raise TableError("That Rematch button is not for this channel's last game: "
+                                 "open a new table with /ohhell start.")
             allowed = (await self._settings(interaction.guild_id)).allow_computers
 
             def done(view: TableView) -> str:
@@ -396,6 +427,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     async def on_my_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         """The table's My hand button."""
         try:
+            self._own_control(interaction, table_id, from_hand=True)
             await self._show_hand(interaction, table_id)
         except Exception as err:
             await report(interaction, err)

@@ -37,6 +37,10 @@ from engine import (
 
 COG_NAME = "OhHell"
 PREFIX = "ohhell:"
+TABLE_ID = r"(?P<table>\d{1,18})"
+"""A table id in a custom_id: at most 18 digits, so any id read back fits the database's 64-bit
+integers (docs/discord.md: a custom_id can be forged); a longer one matches no control and is
+answered as out of date."""
 LOBBY_ACTIONS: tuple[tuple[str, str, discord.ButtonStyle], ...] = (
     ("join", "Join", discord.ButtonStyle.success),
     ("leave", "Leave", discord.ButtonStyle.secondary),
@@ -110,7 +114,7 @@ def release(interaction: discord.Interaction, item: discord.ui.Item[Any] | None 
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"ohhell:lobby:(?P<table>\d+):(?P<action>join|leave|addbot|deal|cancel)"):
+                  template=rf"ohhell:lobby:{TABLE_ID}:(?P<action>join|leave|addbot|deal|cancel)"):
     """Join, Leave, Add bot, Deal, Cancel under the lobby's table message."""
 
     def __init__(self, table_id: int, action: str) -> None:
@@ -130,7 +134,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class MyHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"ohhell:hand:(?P<table>\d+)"):
+                   template=rf"ohhell:hand:{TABLE_ID}"):
     """Shows the clicker their hand (ephemeral, with controls): works with DMs closed."""
 
     def __init__(self, table_id: int) -> None:
@@ -148,7 +152,7 @@ class MyHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class BidButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                template=rf"ohhell:bid:(?P<table>\d+):(?P<guard>{GUARD_PATTERN}):(?P<n>\d+)"):
+                template=rf"ohhell:bid:{TABLE_ID}:(?P<guard>{GUARD_PATTERN}):(?P<n>\d{{1,2}})"):
     """One bid value; the hooked bid is rendered disabled."""
 
     def __init__(self, table_id: int, guard: Guard, n: int, *, enabled: bool = True,
@@ -170,7 +174,7 @@ class BidButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                 template=rf"ohhell:card:(?P<table>\d+):(?P<guard>{GUARD_PATTERN})"):
+                 template=rf"ohhell:card:{TABLE_ID}:(?P<guard>{GUARD_PATTERN})"):
     """A select of the cards the player may play now (values are card codes like 10H)."""
 
     def __init__(self, table_id: int, guard: Guard, cards: Sequence[Card] = ()) -> None:
@@ -195,7 +199,7 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                    template=rf"ohhell:declare:(?P<table>\d+):(?P<guard>{GUARD_PATTERN})"):
+                    template=rf"ohhell:declare:{TABLE_ID}:(?P<guard>{GUARD_PATTERN})"):
     """Play a joker with what it is declared ("High Joker: high ♠ (trump)"): one option per
     joker and declaration (values are Play codes like pJKH/Sh)."""
 
@@ -232,7 +236,7 @@ class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                    template=rf"ohhell:discard:(?P<table>\d+):(?P<guard>{GUARD_PATTERN})"):
+                    template=rf"ohhell:discard:{TABLE_ID}:(?P<guard>{GUARD_PATTERN})"):
     """Pick the cards to discard face down (variants with discards)."""
 
     def __init__(self, table_id: int, guard: Guard, cards: Sequence[Card] = (),
@@ -265,7 +269,7 @@ def trump_label(suit: Suit) -> str:
 
 
 class TrumpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=rf"ohhell:trump:(?P<table>\d+):(?P<guard>{GUARD_PATTERN}):(?P<suit>[CDHS])"):
+                  template=rf"ohhell:trump:{TABLE_ID}:(?P<guard>{GUARD_PATTERN}):(?P<suit>[CDHS])"):
     """The dealer names trump (dealer_picks): one button per suit allowed."""
 
     def __init__(self, table_id: int, guard: Guard, suit: Suit) -> None:
@@ -286,7 +290,7 @@ class TrumpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"ohhell:rematch:(?P<table>\d+)"):
+                    template=rf"ohhell:rematch:{TABLE_ID}"):
     """Under a finished game: the host opens a new table with the same rules and players."""
 
     def __init__(self, table_id: int) -> None:

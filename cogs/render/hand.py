@@ -56,10 +56,7 @@ def hand_message(view: TableView, pv: PlayerView, *, dm: bool) -> Render:
         lines.append(f"You bid **{bid}** and have won **{pv.tricks_won[pv.seat]}**.")
     elif bid is None and pv.scoresheet and pv.phase.bidding:  # how the last hand went
         rec = pv.scoresheet[-1]
-        made = "made it" if rec.made[pv.seat] else "missed"
-        lines.append(f"Hand {rec.hand_number}: you bid {rec.bids[pv.seat]} and took "
-                     f"{rec.tricks[pv.seat]}, {made}: {rec.points[pv.seat]:+d} "
-                     f"(total {rec.totals[pv.seat]}).")
+        lines.append(f"Hand {rec.hand_number}: {your_result(rec, pv.seat)}")
     if pv.phase is Phase.PLAYING and (pv.current_trick or not pv.to_act):
         trick = (trick_text(pv.current_trick, seats, pv.declarations, pv.trump_suit)
                  or "nothing led yet")

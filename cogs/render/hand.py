@@ -117,12 +117,10 @@ def hand_over_message(view: TableView, seat: int, hand_number: int, *,
     left or was removed (`departed`: "leave" or "kick"), that they are out."""
     where = f"<#{view.channel_id}>"
     if departed is not None:
-        what = "table" if view.state is None else "game"  # the lobby, or a game in play
-        text = ((f"The host removed you from the {what}" if departed == "kick"
-                 else f"You left the {what}") + f" in {where}"
-                + ("." if view.state is None else "; a computer plays your seat."))
-        title = "You were removed" if departed == "kick" else f"You left the {what}"
-        return Render(discord.Embed(title=title, colour=GREY, description=text), None)
+        how = "kick" if departed == "kick" else "leave"
+        title, text = _DEPARTED[how, view.state is not None]
+        return Render(discord.Embed(title=title, colour=GREY,
+                                    description=text.format(where=where)), None)
     st = view.state
     rec = next((r for r in (st.scoresheet if st else ()) if r.hand_number == hand_number), None)
     text = "This hand is over." if rec is None else your_result(rec, seat)
@@ -148,6 +146,16 @@ def hand_over_message(view: TableView, seat: int, hand_number: int, *,
         text += f"\nThe game is over: see the table in {where}."
     e = discord.Embed(title=title, colour=GOLD if over is not None else GREY, description=text)
     return Render(e, None)
+
+
+_DEPARTED = {  # (how they went, whether a game was in play): the DM's title and text
+    ("kick", False): ("You were removed", "The host removed you from the table in {where}."),
+    ("kick", True): ("You were removed",
+                     "The host removed you from the game in {where}; a computer plays your seat."),
+    ("leave", False): ("You left the table", "You left the table in {where}."),
+    ("leave", True): ("You left the game",
+                      "You left the game in {where}; a computer plays your seat."),
+}
 
 
 def _ordinal(n: int) -> str:

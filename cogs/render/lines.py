@@ -51,8 +51,7 @@ def _preset_title(name: str) -> str:
 
 def hand_title(hand_number: int, hand_count: int | None) -> str:
     """ "hand 3 of 10", or "hand 3" when the game has no fixed length."""
-    of = f" of {hand_count}" if hand_count else ""
-    return f"hand {hand_number}{of}"
+    return f"hand {hand_number} of {hand_count}" if hand_count else f"hand {hand_number}"
 
 
 def seat_label(seat: SeatView) -> str:

@@ -1,4 +1,5 @@
-"""The largest tables still fit Discord's message limits (7 seats, long names, long games)."""
+"""The largest tables still fit Discord's message limits (7 seats, long names, long games), and
+a fact several messages show (over or under, a seat's result of a hand) reads the same in each."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 from bot.events import GameOver, RatingChange, Standing
 from bot.models import SeatView, TableOptions, TableStatus, TableView
 from cogs import render
-from engine import Game, Phase, Rules
+from cogs.render import lines
+from engine import Bid, Game, HandRecord, Phase, Play, Rules
 from tests.discord.limits import check_message
 
 LONG = "A Very Long Display Name Indeed!"  # 32 characters, Discord's longest
@@ -72,3 +74,79 @@ def test_bid_buttons_for_the_largest_hand_fit() -> None:
     assert check_message(body) == []
     buttons = [c for row in body["components"] for c in row["components"]]
     assert len(buttons) == 18 and [b["disabled"] for b in buttons].count(True) == 1
+
+
+def _move(game: Game, rng: random.Random) -> None:
+    seat = game.actor_seats()[0]
+    if game.phase is Phase.BIDDING:
+        game.apply(seat, Bid(rng.choice(game.legal_bids())))
+    else:
+        game.apply(seat, Play(rng.choice(game.legal_cards())))
+
+
+def _rows(text: str | None) -> list[str]:
+    return (text or "").split("\n")
+
+
+def test_over_or_under_reads_the_same_on_the_table_and_in_every_hand() -> None:
+    """docs/rules.md section 5: the over/under total once bidding ends, on the table message and
+    in each player's hand, in the same words."""
+    assert lines.over_under_line(5, 3) == "Bids total 5 for 3 tricks: **over by 2**."
+    assert lines.over_under_line(2, 7) == "Bids total 2 for 7 tricks: **under by 5**."
+    assert lines.over_under_line(1, 1) == "Bids total 1 for 1 trick: **even**."
+    rules = Rules.preset("classic").model_copy(update={"hand_sizes": [5, 4, 3, 2]})
+    game = Game.new(players=4, rules=rules, seed=2, dealer=0)
+    rng = random.Random(2)
+    shown = 0
+    while game.phase is not Phase.GAME_OVER:
+        if game.phase is Phase.PLAYING:
+            st = game.public_state()
+            line = lines.over_under_line(st.bid_total, st.tricks_in_hand)
+            view = _view(game, rules, TableStatus.PLAYING)
+            assert line in _rows(render.table_message(view, render.TableExtras()).embed.description)
+            for seat in range(game.players):
+                hand = render.hand_message(view, game.view(seat), dm=True)
+                assert line in _rows(hand.embed.description), (seat, line)
+            shown += 1
+        _move(game, rng)
+    assert shown == 4 * (5 + 4 + 3 + 2)  # before each card of every hand
+
+
+def test_a_seats_result_reads_the_same_on_the_table_and_in_its_dms() -> None:
+    """docs/rules.md section 5: after each hand, a row per player (bid, tricks, made or missed,
+    points, total) on the table; each player's own DMs say their row in the same numbers, the
+    hand's DM and the next hand's alike, and the final DM says the last one."""
+    record = HandRecord(hand_number=3, hand_size=5, tricks_in_hand=5, dealer=0, trump_card=None,
+                        trump_suit=None, bids=(2, 0), tricks=(3, 0), made=(False, True),
+                        points=(-1, 10), totals=(14, 31))
+    assert (lines.seat_result(record, 0), lines.seat_result(record, 1)) == (
+        "2/3 ❌ -1 (14)", "0/0 ✅ +10 (31)")
+    assert lines.your_result(record, 0) == (
+        "You bid 2 and took 3: missed, -1 points (total 14).")
+    rules = Rules.preset("classic").model_copy(update={"hand_sizes": [3, 2]})
+    game = Game.new(players=4, rules=rules, seed=4, dealer=0)
+    rng = random.Random(4)
+    while not game.scoresheet:
+        _move(game, rng)
+    view = _view(game, rules, TableStatus.PLAYING)
+    first = game.scoresheet[0]
+    table = render.table_message(view, render.TableExtras()).embed.to_dict()
+    result = next(f["value"] for f in table["fields"] if f["name"] == "Hand 1 result")
+    assert _rows(result) == [f"{render.seat_label(s)} {lines.seat_result(first, s.seat)}"
+                             for s in view.seats]
+    for seat in range(game.players):
+        mine = lines.your_result(first, seat)
+        over = render.hand_over_message(view, seat, 1).embed.description
+        assert _rows(over)[0] == mine
+        hand = render.hand_message(view, game.view(seat), dm=True).embed.description
+        assert f"Hand 1: {mine}" in _rows(hand)
+    while game.phase is not Phase.GAME_OVER:
+        _move(game, rng)
+    view = _view(game, rules, TableStatus.FINISHED)
+    last = game.scoresheet[-1]
+    over_event = GameOver(standings=tuple(Standing(i + 1, i, s.name, s.user_id, 0)
+                                          for i, s in enumerate(view.seats)),
+                          winners=(0,), rating_changes=())
+    for seat in range(game.players):
+        final = render.hand_over_message(view, seat, 2, over=over_event).embed.description
+        assert _rows(final)[0] == lines.your_result(last, seat)

@@ -1,0 +1,66 @@
+"""The scoresheet: `/ohhell scores`, and the sheet under the final standings.
+
+Laid out for a phone: PHONE_WIDTH characters a line, a block per player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.models import TableStatus, TableView
+from cogs.render.body import BLUE
+from cogs.render.lines import game_title, points
+from engine import HandRecord
+
+PHONE_WIDTH = 35
+"""Characters of a code block line a phone shows without wrapping."""
+MADE, MISSED = "✓", "✗"
+
+
+def scoresheet(view: TableView) -> discord.Embed:
+    """`/ohhell scores`: the scoresheet so far (the final sheet once the game is over)."""
+    final = {TableStatus.FINISHED: " · final", TableStatus.CANCELLED: " · ended"}
+    e = discord.Embed(title=f"{game_title(view)} · scoresheet{final.get(view.status, '')}",
+                      colour=BLUE)
+    e.description = scoresheet_text(view) or "No hand has been scored yet."
+    return e
+
+
+def scoresheet_text(view: TableView, limit: int = 3900) -> str:
+    """The scoresheet for a phone (PHONE_WIDTH characters): a block per player, their whole name
+    and total, then bid/took of each hand with ✓ made or ✗ missed; only the latest hands when it
+    is too long for `limit`."""
+    st = view.state
+    if st is None or not st.scoresheet:
+        return ""
+    sheet = st.scoresheet
+    for shown in range(len(sheet), 0, -1):
+        body = _sheet_body(view, sheet[-shown:], cut=shown < len(sheet))
+        text = f"bid/took each hand: {MADE} made, {MISSED} missed\n```\n{body}\n```"
+        if len(text) <= limit:
+            return text
+    return text[:limit]
+
+
+def _sheet_body(view: TableView, records: Sequence[HandRecord], *, cut: bool) -> str:
+    cells = [[f"{r.bids[s.seat]}/{r.tricks[s.seat]}{MADE if r.made[s.seat] else MISSED}"
+              for r in records] for s in view.seats]
+    width = max(len(c) for row in cells for c in row)
+    per_line = max(1, (PHONE_WIDTH - 1) // (width + 1))
+    lines: list[str] = []
+    if cut:
+        lines.append(f"(from hand {records[0].hand_number})")
+    totals = records[-1].totals
+    for s, row in zip(view.seats, cells, strict=True):
+        name = s.name.replace("`", "'")
+        total = points(totals[s.seat])
+        if len(name) + 2 + len(total) <= PHONE_WIDTH:
+            lines.append(f"{name}  {total.rjust(PHONE_WIDTH - len(name) - 2)}")
+        else:  # a long name has the line to itself, the total under it
+            lines += [name, total.rjust(PHONE_WIDTH)]
+        padded = [c.ljust(width) for c in row]
+        for i in range(0, len(padded), per_line):
+            lines.append(" " + " ".join(padded[i:i + per_line]).rstrip())
+    return "\n".join(lines)

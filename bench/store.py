@@ -1,11 +1,16 @@
-"""Store benchmark: action saves with 1,000 tables in progress, and leaderboard query time for a
-server with 10,000 finished games, on either driver.
+"""Store benchmark: action saves with 1,000 tables in progress, leaderboard query time for a
+server with 10,000 finished games, and history pages at 1,000,000 finished games, on either
+driver.
 
     python bench/store.py [--driver sqlite|postgresql|both] [--database-url URL]
-                          [--saves 5000] [--games 10000] [--tables 1000] [--part saves|leaderboard]
+                          [--saves 5000] [--games 10000] [--tables 1000]
+                          [--history-games 1000000] [--part saves|leaderboard|history]
 
-Budgets (DESIGN section 6): a save p99 under 5 ms at 100 saves/s beside a busy loop; a leaderboard
-under 50 ms; on both drivers. Snapshots are real engine snapshots (Game.new(...).to_json() after
+Budgets (docs/architecture.md section 6): a save p99 under 5 ms at 100 saves/s beside a busy
+loop; a leaderboard under 50 ms; a history page under 50 ms at a million stored games (issue 26);
+on both drivers. The history part fills its games with one INSERT ... SELECT per batch (rows made
+by the database itself, so a million games load in a minute), all in one server, the worst
+case. Snapshots are real engine snapshots (Game.new(...).to_json() after
 some random play, a few KB each). --driver postgresql uses --database-url when given (it must be
 an empty database), else starts a throwaway PostgreSQL server from the machine's binaries (fsync
 on, as a real server), as the tests do (tests/pg_server.py).
@@ -54,6 +59,8 @@ from engine import Game, Phase, Rules
 
 SAVE_BUDGET_MS = 5.0
 LEADERBOARD_BUDGET_MS = 50.0
+HISTORY_BUDGET_MS = 50.0
+HISTORY_PRESETS = ("classic", "vanikar", "wizard", "oh_well", "kachuful")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -310,6 +317,82 @@ async def bench_leaderboard(target: str, games: int, rng: random.Random) -> None
     await store.close()
 
 
+def _numbers(dialect: str) -> str:
+    """A row source of the numbers first..last (parameters 1 and 2) in the dialect."""
+    if dialect == "sqlite":
+        return ("WITH RECURSIVE n(i) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT i + 1 FROM n"
+                " WHERE i < CAST(? AS INTEGER)) ")
+    return "WITH n(i) AS (SELECT generate_series(CAST(? AS BIGINT), CAST(? AS BIGINT))) "
+
+
+async def bench_history(target: str, games: int) -> None:
+    """Fill one server with `games` finished games (3 people of 200 and a computer each,
+    presets 60% classic and the rest four others), then time history pages: newest, by
+    preset, by member, by member and preset, and deep pages (keyset, from the middle)."""
+    store = await Store.open(target)
+    started = time.perf_counter()
+    numbers = _numbers(store.dialect)
+    preset_case = ("CASE WHEN (i / 7) % 10 < 6 THEN 'classic' WHEN (i / 7) % 10 = 6 THEN 'vanikar'"
+                   " WHEN (i / 7) % 10 = 7 THEN 'wizard' WHEN (i / 7) % 10 = 8 THEN 'oh_well'"
+                   " ELSE 'kachuful' END")
+    batch = 100_000
+    for first in range(1, games + 1, batch):
+        last = min(games, first + batch - 1)
+
+        async def body(session: Any, now: float, first: int = first, last: int = last) -> None:
+            await session.execute(
+                numbers + "INSERT INTO games (id, guild_id, channel_id, preset, rules_json,"
+                f" players, hands, finished_at) SELECT i, 1, 1 + i % 50, {preset_case},"
+                " '{\"name\":\"classic\"}', 4, 10, 1.7e9 + i FROM n", (first, last))
+            for seat, (step, offset) in enumerate(((7, 0), (11, 67), (13, 134))):
+                await session.execute(
+                    numbers + "INSERT INTO game_seats (game_id, seat, guild_id, user_id,"
+                    " computer_level, display_name, total, \"placing\", winner, hands,"
+                    f" exact_bids) SELECT i, {seat}, 1, 1 + (i * {step} + {offset}) % 200, NULL,"
+                    f" 'user', (i * {step}) % 120, {seat + 1}, {int(seat == 0)}, 10, 3 FROM n",
+                    (first, last))
+            await session.execute(
+                numbers + "INSERT INTO game_seats (game_id, seat, guild_id, user_id,"
+                " computer_level, display_name, total, \"placing\", winner, hands, exact_bids)"
+                " SELECT i, 3, 1, NULL, 'medium', 'Computer', 40, 4, 0, 10, 2 FROM n",
+                (first, last))
+
+        await store._transaction(body)
+    if store.dialect == "postgresql":
+        await store._statement("ANALYZE")
+    fill = time.perf_counter() - started
+    print(f"[{store.dialect}] filled {games:,} finished games (4 seats) for one server in "
+          f"{fill:.1f} s")
+    middle = games // 2
+    cases: list[tuple[str, dict[str, Any]]] = [
+        ("newest page", {}),
+        ("by preset (10%)", {"preset": "wizard"}),
+        ("by member", {"user_id": 17}),
+        ("by member and preset (10%)", {"user_id": 17, "preset": "wizard"}),
+        ("deep page, from the middle", {"before": middle}),
+        ("deep page by member", {"user_id": 17, "before": middle}),
+        ("by member and preset, deep", {"user_id": 17, "preset": "kachuful", "before": middle}),
+    ]
+    worst = 0.0
+    for label, filters in cases:
+        page = await store.history(1, limit=10, **filters)  # a first read warms the cache
+        assert len(page.games) == 10, (label, len(page.games))
+        times = []
+        for _ in range(50):
+            before = time.perf_counter()
+            await store.history(1, limit=10, **filters)
+            times.append((time.perf_counter() - before) * 1000)
+        worst = max(worst, percentile(times, 0.95))
+        print(f"  history {label:<28} median {statistics.median(times):6.2f} ms, "
+              f"p95 {percentile(times, 0.95):6.2f} ms, max {max(times):6.2f} ms")
+    print(
+        f"[{store.dialect}] history, {games:,} finished games, 10 a page: worst p95 "
+        f"{worst:.2f} ms "
+        f"[{'within' if worst < HISTORY_BUDGET_MS else 'OVER'} budget {HISTORY_BUDGET_MS} ms]"
+    )
+    await store.close()
+
+
 def sqlite_thread(jobs: queue.SimpleQueue[asyncio.Future[Any] | None]) -> None:
     """A thread with its own connection: SELECT 1 per job, answered through the job's loop."""
     db = sqlite3.connect(":memory:")
@@ -348,7 +431,9 @@ async def main() -> None:
     parser.add_argument("--saves", type=int, default=5000)
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--games", type=int, default=10000)
-    parser.add_argument("--part", choices=("saves", "leaderboard"), help="run only this part")
+    parser.add_argument("--history-games", type=int, default=1_000_000)
+    parser.add_argument("--part", choices=("saves", "leaderboard", "history"),
+                        help="run only this part")
     parser.add_argument("--driver", choices=("sqlite", "postgresql", "both"), default="sqlite")
     parser.add_argument("--database-url", help="an empty PostgreSQL database to use")
     args = parser.parse_args()
@@ -368,14 +453,16 @@ async def main() -> None:
     drivers = ("sqlite", "postgresql") if args.driver == "both" else (args.driver,)
     if "sqlite" in drivers:
         with tempfile.TemporaryDirectory(dir=Path.cwd()) as folder:
-            if args.part != "leaderboard":
+            if args.part in (None, "saves"):
                 for synchronous in ("NORMAL", "FULL"):
                     await bench_saves(
                         str(Path(folder) / f"saves-{synchronous}.sqlite3"), synchronous,
                         args.tables, args.saves, pool, rng,
                     )
-            if args.part != "saves":
+            if args.part in (None, "leaderboard"):
                 await bench_leaderboard(str(Path(folder) / "leaderboard.sqlite3"), args.games, rng)
+            if args.part in (None, "history"):
+                await bench_history(str(Path(folder) / "history.sqlite3"), args.history_games)
     if "postgresql" in drivers:
         await bench_postgresql(args, pool, rng)
 
@@ -386,22 +473,26 @@ async def bench_postgresql(
     """The same parts on PostgreSQL: the given database, or a throwaway server's databases."""
     server = None
     if args.database_url:
-        targets = {name: args.database_url for name in ("NORMAL", "FULL", "leaderboard")}
+        targets = {name: args.database_url
+                   for name in ("NORMAL", "FULL", "leaderboard", "history")}
     else:
         from tests.pg_server import PostgresServer
 
         server = PostgresServer.start(fast=False)
-        targets = {name: server.new_database() for name in ("NORMAL", "FULL", "leaderboard")}
+        targets = {name: server.new_database()
+                   for name in ("NORMAL", "FULL", "leaderboard", "history")}
         print(f"started a throwaway PostgreSQL server in {server.folder} (fsync on)")
     try:
-        if args.part != "leaderboard":
+        if args.part in (None, "saves"):
             # One database given: its tables' channels can be opened once, so one mode.
             for synchronous in ("NORMAL",) if args.database_url else ("NORMAL", "FULL"):
                 await bench_saves(
                     targets[synchronous], synchronous, args.tables, args.saves, pool, rng
                 )
-        if args.part != "saves":
+        if args.part in (None, "leaderboard"):
             await bench_leaderboard(targets["leaderboard"], args.games, rng)
+        if args.part in (None, "history"):
+            await bench_history(targets["history"], args.history_games)
     finally:
         if server is not None:
             server.stop()

@@ -75,6 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "where", help="print where the bot keeps its games and its heartbeat, from the settings"
     )
+    replay = sub.add_parser("replay", help="step through an exported game (docs/export.md)")
+    replay.add_argument("file", type=Path, help="the game's JSON file (/ohhell export game:)")
+    replay.add_argument("--all", action="store_true", help="print every step without pausing")
+    sub.add_parser("learn", help="a guided first hand: learn the game by playing it")
     play = sub.add_parser("play", help="play a game in the terminal against computer players")
     play.add_argument("--players", type=int, default=4, help="seats, you included (default 4)")
     play.add_argument(
@@ -124,6 +128,14 @@ def main(argv: list[str] | None = None) -> int:
         return health(args.heartbeat)
     if args.command == "where":
         return where(args.heartbeat)
+    if args.command == "replay":
+        from bot.replay_text import replay_file
+
+        return replay_file(args.file, pause=sys.stdin.isatty() and not args.all, write=_print)
+    if args.command == "learn":
+        from bot.learn import learn_in_terminal
+
+        return learn_in_terminal()
     return run_bot(args.heartbeat)
 
 

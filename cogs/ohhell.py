@@ -611,3 +611,4 @@ async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(OhHell(bot, service, bot.store, presenter))
     await bot.add_cog(Gateway(service))
     bot.add_dynamic_items(*views.DYNAMIC_ITEMS)
+    await bot.load_extension("cogs.history")  # history, replay, export, learn, forget

@@ -23,10 +23,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
-from data import results, settings, stats, tables
+from data import history, results, settings, stats, tables
 from data.connection import DatabaseAddress, parse_address
 from data.driver import Driver, Session
 from data.errors import ChannelBusy, StoreError, TableNotFound, TableTakenOver
+from data.history import Forgotten, GameSummary, HistoryPage
 from data.results import RATING_MODEL, FinishedGame, RatingChange
 from data.settings import GuildSettings
 from data.sqlite import DEFAULT_SYNCHRONOUS, SqliteDriver, Synchronous
@@ -443,6 +444,38 @@ class Store:
             "SELECT table_id FROM games WHERE channel_id = ? AND table_id IS NOT NULL"
             " ORDER BY id DESC LIMIT 1", (channel_id,))
         return int(rows[0][0]) if rows else None
+
+    # -- looking back, and forgetting -----------------------------------------------------------
+
+    async def history(
+        self,
+        guild_id: int,
+        *,
+        user_id: int | None = None,
+        preset: str | None = None,
+        before: int | None = None,
+        limit: int = 10,
+    ) -> HistoryPage:
+        """A server's finished games, newest first: those user_id held a seat in (as a person,
+        not on autopilot) and of that preset when given; only games older than the game id
+        `before` (the previous page's next_before). ValueError unless 1 <= limit <= 25."""
+        return await self._reading(
+            lambda s: history.history(
+                s, guild_id, user_id=user_id, preset=preset, before=before, limit=limit
+            )
+        )
+
+    async def game_summary(self, game_id: int) -> GameSummary | None:
+        """One finished game as history lists it, or None."""
+        return await self._reading(lambda s: history.game_summary(s, game_id))
+
+    async def forget_player(self, user_id: int, guild_id: int | None = None) -> Forgotten:
+        """Remove a person's name from every stored game, table, action and leaderboard
+        (everywhere, or in one server), and delete their ratings, totals and (everywhere) their
+        notification choice, in ONE transaction. Their finished seats read "a former player" so
+        every scoresheet still adds up. Raises PlayerSeated, changing nothing, while they hold
+        a seat at a table in progress."""
+        return await self._transaction(lambda s, _now: history.forget(s, user_id, guild_id))
 
     # -- leaderboards and stats ----------------------------------------------------------------
 

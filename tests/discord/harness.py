@@ -141,7 +141,11 @@ class FakeWebhookAdapter(wh_async.AsyncWebhookAdapter):
                       **_kw: Any) -> Any:
         if multipart:  # with files, payload_json is the first form field
             payload = discord.utils._from_json(multipart[0]["value"])
-        return self.fake.handle("webhook", route, payload, params)
+        attached = []
+        for f in files or ():
+            attached.append((f.filename, f.fp.read()))
+            f.reset()
+        return self.fake.handle("webhook", route, payload, params, attached)
 
 
 class FakeDiscord:

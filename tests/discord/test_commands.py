@@ -14,7 +14,7 @@ from tests.discord.limits import check_sync_payload, check_tree
 
 SURFACE = {"start", "join", "leave", "addbot", "deal", "bid", "play", "hand", "table", "scores",
            "end", "kick", "rules", "leaderboard", "stats", "settings", "help", "notify",
-           "hint"}
+           "hint", "history", "replay", "export", "learn", "forget-me", "forget"}
 
 
 async def test_the_synced_commands_are_the_fixed_surface_within_limits(boot: Boot) -> None:

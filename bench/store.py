@@ -4,11 +4,12 @@ server with 10,000 finished games, on either driver.
     python bench/store.py [--driver sqlite|postgresql|both] [--database-url URL]
                           [--saves 5000] [--games 10000] [--tables 1000] [--part saves|leaderboard]
 
-Budgets (DESIGN section 6): a save p99 under 5 ms at 100 saves/s beside a busy loop; a leaderboard
-under 50 ms; on both drivers. Snapshots are real engine snapshots (Game.new(...).to_json() after
-some random play, a few KB each). --driver postgresql uses --database-url when given (it must be
-an empty database), else starts a throwaway PostgreSQL server from the machine's binaries (fsync
-on, as a real server), as the tests do (tests/pg_server.py).
+Budgets (docs/architecture.md section 6): a save p99 under 5 ms at 100 saves/s beside a busy
+loop; a leaderboard under 50 ms; on both drivers. Snapshots are real engine snapshots
+(Game.new(...).to_json() after some random play, a few KB each). --driver postgresql uses
+--database-url when given (it must be an empty database), else starts a throwaway PostgreSQL
+server from the machine's binaries (fsync on, as a real server), as the tests do
+(tests/pg_server.py).
 
 Besides wall-clock times (noisy on a shared machine), each save run reports two figures that do
 not depend on the load: loop wake-ups per save (calls of the loop's call_soon_threadsafe, i.e.
@@ -344,12 +345,15 @@ async def noise_floor() -> tuple[float, float]:
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--saves", type=int, default=5000)
-    parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--games", type=int, default=10000)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--saves", type=int, default=5000, help="saves measured (default 5000)")
+    parser.add_argument("--tables", type=int, default=1000,
+                        help="tables in progress the saves go to (default 1000)")
+    parser.add_argument("--games", type=int, default=10000,
+                        help="finished games the leaderboard reads (default 10000)")
     parser.add_argument("--part", choices=("saves", "leaderboard"), help="run only this part")
-    parser.add_argument("--driver", choices=("sqlite", "postgresql", "both"), default="sqlite")
+    parser.add_argument("--driver", choices=("sqlite", "postgresql", "both"), default="sqlite",
+                        help="the store's database (default sqlite)")
     parser.add_argument("--database-url", help="an empty PostgreSQL database to use")
     args = parser.parse_args()
     rng = random.Random(2024)

@@ -142,10 +142,10 @@ def play_args_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-def kept_in(args: argparse.Namespace) -> Path | None:
-    """Where the game is kept between runs, or None when it lives only as long as this one."""
-    kept: Path | None = args.database
-    return kept
+def kept_in(args: argparse.Namespace) -> str | None:
+    """Where the game is kept between runs, as the person is told it; None when it lives only
+    as long as this run. Every line about keeping or resuming a game says it from here."""
+    return None if args.database is None else str(args.database)
 
 
 def stopped_line(args: argparse.Namespace) -> str:

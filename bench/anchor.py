@@ -730,16 +730,17 @@ def header_for(config: Config) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--deals", type=int, default=100)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=100, help="deals played (default 100)")
     parser.add_argument("--tester", default="ismcts,hard", help="testers, comma-separated")
-    parser.add_argument("--opponents", default="easy", choices=OPPONENTS)
+    parser.add_argument("--opponents", default="easy", choices=OPPONENTS,
+                        help="the three opponents' player (default easy)")
     parser.add_argument("--think-time", type=float, default=None, help="hard: seconds a move")
     parser.add_argument("--iterations", type=int, default=None, help="hard: deals a move")
     parser.add_argument("--simulations", type=int, default=1000, help="IS-MCTS simulations")
     parser.add_argument("--uct-c", type=float, default=UCT_C, help="IS-MCTS exploration constant")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     parser.add_argument("--history", type=int, default=0,
                         help="hands the opponents played before each measured one, on the "
                         "scoresheet our testers see")

@@ -203,17 +203,20 @@ def report(config: Config, results: list[DealResult], elapsed: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", default="hard,medium", help="seat levels, comma-separated")
-    parser.add_argument("--hands", type=int, default=2000)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--hand-size", type=int, default=7)
-    parser.add_argument("--preset", default="classic")
-    parser.add_argument("--scoring", default=None)
-    parser.add_argument("--think-time", type=float, default=None)
-    parser.add_argument("--iterations", type=int, default=None)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hands", type=int, default=2000,
+                        help="hands each seat rotation plays in all (default 2000)")
+    parser.add_argument("--players", type=int, default=4, help="seats (default 4)")
+    parser.add_argument("--hand-size", type=int, default=7,
+                        help="cards in each one-hand game (default 7)")
+    parser.add_argument("--preset", default="classic", help="rule preset (default classic)")
+    parser.add_argument("--scoring", default=None,
+                        help="scoring scheme instead of the preset's (e.g. strict)")
+    parser.add_argument("--think-time", type=float, default=None, help="hard: seconds a move")
+    parser.add_argument("--iterations", type=int, default=None, help="hard: deals a move")
+    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     parser.add_argument("--progress", action="store_true", help="report progress on stderr")
     args = parser.parse_args(argv)
     config = Config(

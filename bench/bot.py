@@ -328,7 +328,7 @@ async def run(args: argparse.Namespace) -> int:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--tables", type=int, default=1000)
+    p.add_argument("--tables", type=int, default=1000, help="tables in progress (default 1000)")
     p.add_argument("--players", type=int, default=4, help="seats per table")
     p.add_argument("--humans", type=int, default=None,
                    help="people per table (default: every seat); the other seats are computers")
@@ -341,11 +341,12 @@ def main() -> int:
     p.add_argument("--actions", type=int, default=12000, help="measured player actions")
     p.add_argument("--max-cards", type=int, default=2,
                    help="small hands, so most tables finish a hand (new DMs) during the run")
-    p.add_argument("--turn-timeout", type=int, default=300)
+    p.add_argument("--turn-timeout", type=int, default=300,
+                   help="seconds a turn waits before a computer moves for the person")
     p.add_argument("--nudge-after", type=float, default=20,
                    help="TURN_NUDGE_AFTER: seconds a person's turn waits before they are "
                         "notified (0: notifications off)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="seed of the deals and the players' choices")
     p.add_argument("--gc-threshold", type=int, default=100_000,
                    help="first-generation GC threshold (0: Python's default 700); a click "
                         "leaves no cyclic garbage, so young collections only cost time")

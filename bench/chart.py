@@ -63,10 +63,10 @@ async def _main(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--charts", type=int, default=10)
-    parser.add_argument("--players", type=int, default=7)
-    parser.add_argument("--hands", type=int, default=19)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--charts", type=int, default=10, help="charts drawn each way (default 10)")
+    parser.add_argument("--players", type=int, default=7, help="lines on a chart (default 7)")
+    parser.add_argument("--hands", type=int, default=19, help="hands a line runs over (default 19)")
     asyncio.run(_main(parser.parse_args()))
 
 

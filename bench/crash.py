@@ -1,7 +1,7 @@
-"""Crash bench: kill a child playing real games through the table service (tests/bot/
-crash_child.py) with SIGKILL at random moments, N times, checking the database after every kill:
-every acknowledged move logged exactly once, no move twice, every action log replaying to its
-snapshot, no table broken when the next child resumes. Prints the figures.
+"""Crash bench: kill a child playing real games through the table service
+(tests/bot/crash_child.py) with SIGKILL at random moments, N times, checking the database after
+every kill: every acknowledged move logged exactly once, no move twice, every action log replaying
+to its snapshot, no table broken when the next child resumes. Prints the figures.
 
     python bench/crash.py [--kills 200] [--databases 4] [--channels 4] [--seed N]
 """
@@ -22,12 +22,13 @@ from tests.bot.crash import Tally, run
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kills", type=int, default=200, help="kills in all")
     parser.add_argument("--databases", type=int, default=4,
                         help="databases killed side by side (kills are shared out)")
     parser.add_argument("--channels", type=int, default=4, help="tables played at once")
-    parser.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(4), "big"))
+    parser.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(4), "big"),
+                        help="seed of the games and the kill moments (default: a new one)")
     args = parser.parse_args()
     started = time.monotonic()
     per_db = [args.kills // args.databases + (i < args.kills % args.databases)

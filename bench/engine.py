@@ -69,9 +69,9 @@ def timed(run: object, hands: int, seed: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--hands", type=int, default=20_000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=20_000, help="hands a round (default 20000)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds timed (default 3)")
     parser.add_argument("--openspiel", action="store_true", help="also time OpenSpiel's oh_hell")
     args = parser.parse_args()
     ours: list[float] = []

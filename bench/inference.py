@@ -206,15 +206,18 @@ def measure(config: Config) -> Scores:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=50)
-    parser.add_argument("--seed", type=int, default=7)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=50, help="deals played (default 50)")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the deals (default 7)")
     parser.add_argument("--variant", action="append", default=None,
                         help="uniform, hard or exact (hard told the simple opponents' "
                              "exact policy), with hard's options, e.g. hard+chain=30 "
                              "(repeatable; each is compared with the first)")
-    parser.add_argument("--opponents", default="simple", choices=OPPONENTS)
-    parser.add_argument("--history", type=int, default=0)
+    parser.add_argument("--opponents", default="simple", choices=OPPONENTS,
+                        help="the three opponents' player (default simple)")
+    parser.add_argument("--history", type=int, default=0,
+                        help="hands the opponents played before each measured one, on the "
+                        "scoresheet `hard` sees")
     parser.add_argument("--draws", type=int, default=200, help="deals drawn per decision")
     args = parser.parse_args(argv)
     variants = args.variant or ["uniform", "hard"]

@@ -427,14 +427,18 @@ async def noise_floor() -> tuple[float, float]:
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--saves", type=int, default=5000)
-    parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--games", type=int, default=10000)
-    parser.add_argument("--history-games", type=int, default=1_000_000)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--saves", type=int, default=5000, help="saves measured (default 5000)")
+    parser.add_argument("--tables", type=int, default=1000,
+                        help="tables in progress the saves go to (default 1000)")
+    parser.add_argument("--games", type=int, default=10000,
+                        help="finished games the leaderboard reads (default 10000)")
+    parser.add_argument("--history-games", type=int, default=1_000_000,
+                        help="finished games the history pages read (default 1000000)")
     parser.add_argument("--part", choices=("saves", "leaderboard", "history"),
                         help="run only this part")
-    parser.add_argument("--driver", choices=("sqlite", "postgresql", "both"), default="sqlite")
+    parser.add_argument("--driver", choices=("sqlite", "postgresql", "both"), default="sqlite",
+                        help="the store's database (default sqlite)")
     parser.add_argument("--database-url", help="an empty PostgreSQL database to use")
     args = parser.parse_args()
     rng = random.Random(2024)

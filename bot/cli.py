@@ -29,7 +29,12 @@ from bot.errors import TableError
 from bot.guard import Guard
 from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
 from bot.service import ServiceConfig, TableService
-from bot.terminal import TerminalPresenter, player_prompt_lines, scoresheet_lines
+from bot.terminal import (
+    TerminalPresenter,
+    marks_cards,
+    player_prompt_lines,
+    scoresheet_lines,
+)
 from data import Store, StoreError, parse_address
 from engine import Bid, Card, Declaration, Move, NameTrump, Phase, Play, PlayerView, Rules, Suit
 
@@ -43,12 +48,13 @@ YOU = 1
 """Your pretend user id."""
 
 HELP = (
-    "Answer with a bid (a number), a card (10h, TH, 10♥, QS, A♦) or, when you name trump, a suit "
-    "(C, D, H, S). Also: '?' asks the hard computer for a hint, 'a' lets the computer make this "
-    "one move, 'auto' lets it play the rest, 'scores' (or 's') shows the scores, 'help' (or 'h') "
-    "this, 'q' ends the game. "
+    "Answer with a bid (a number), a card (10h, TH, 10♥, QS, A♦; a * marks the cards you may "
+    "play) or, when you name trump, a suit (C, D, H, S, then y to confirm it). Also: '?' asks the "
+    "hard computer for a hint, 'a' lets the computer make this one move, 'auto' lets it play the "
+    "rest, 'scores' shows the scores, 'help' this, 'q' quits (after a question). "
     "Ctrl-D hands your seat to the computer; Ctrl-C stops."
 )
+YES = ("y", "yes")
 LIST_PRESETS = "list"
 """`--preset` given alone: describe the presets instead of playing."""
 BOT_DATABASE = "settings"
@@ -200,12 +206,19 @@ def choose_play_database(args: argparse.Namespace) -> str | None:
     return database_problem(address, setting)
 
 
+def kept_in(args: argparse.Namespace) -> str | None:
+    """Where the game is kept between runs, as the person is told it; None when it lives only
+    as long as this run. Every line about keeping or resuming a game says it from here."""
+    if args.database is None:
+        return None
+    return str(getattr(args, "database_shown", None) or args.database)
+
+
 def stopped_line(args: argparse.Namespace) -> str:
-    """The one line Ctrl-C leaves: what became of the game."""
-    if args.database is not None:
-        shown = getattr(args, "database_shown", None) or args.database
-        return (f"Stopped. The game is kept in {shown}: the same command goes on "
-                "where you stopped.")
+    """The one line Ctrl-C (or quitting) leaves: what became of the game."""
+    kept = kept_in(args)
+    if kept is not None:
+        return f"Stopped. The game is kept in {kept}: the same command goes on where you stopped."
     return "Stopped. The game was not kept (play with --database FILE to keep one)."
 
 
@@ -266,6 +279,12 @@ def _utf8_output() -> None:
             reconfigure(errors="replace")
 
 
+PLAIN_LOG_FORMAT = logging.Formatter(
+    "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
+)
+"""discord.py's own layout without its colours."""
+
+
 def run_bot(heartbeat: Path | None = None) -> int:
     """Run the Discord bot until it is stopped; one clear line when it cannot start.
 
@@ -299,8 +318,14 @@ def run_bot(heartbeat: Path | None = None) -> int:
 
     bot = create_bot(settings)
     settings.apply_log_levels()
+    # Colours only on a terminal: discord.py also colours a file or a pipe when it runs in
+    # Docker, which leaves escape codes in every log a file or `docker logs` keeps.
+    formatter: logging.Formatter = (
+        discord.utils.MISSING if sys.stderr.isatty() else PLAIN_LOG_FORMAT
+    )
     try:
-        bot.run(token, log_level=getattr(logging, settings.log_level), root_logger=True)
+        bot.run(token, log_level=getattr(logging, settings.log_level), root_logger=True,
+                log_formatter=formatter)
     except discord.LoginFailure:
         problem = ("Discord refused the token in DISCORD_TOKEN: copy it again from the Developer "
                    "Portal (your application, Bot, Reset Token)")
@@ -393,9 +418,13 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
     try:
         await service.resume_all()
         view = service.find_table(TERMINAL_CHANNEL)
+        kept = kept_in(args)
         if view is not None:
-            write(f"Resuming the unfinished game at table {view.table_id}.")
+            write(f"Resuming the unfinished game at table {view.table_id}"
+                  + (f" (kept in {kept})." if kept is not None else "."))
         else:
+            if kept is not None:
+                write(f"No unfinished game in {kept}: a new table opens, kept there.")
             try:
                 options = TableOptions(
                     preset=args.preset,
@@ -422,7 +451,7 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
                     await service.end(opened.table_id, YOU)
                 return 2
         write(HELP)
-        return await _game_loop(service, view.table_id, write, auto=args.auto, level=args.level)
+        return await _game_loop(service, view.table_id, write, args)
     finally:
         await service.close()
         await store.close()
@@ -431,16 +460,14 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
 
 
 async def _game_loop(
-    service: TableService,
-    table_id: int,
-    write: Callable[[str], None],
-    *,
-    auto: bool,
-    level: str,
+    service: TableService, table_id: int, write: Callable[[str], None], args: argparse.Namespace
 ) -> int:
     """Prompt for your moves until the game is over (the presenter prints everything else)."""
     keyboard = Keyboard()
+    auto: bool = args.auto
+    level: str = args.level
     shown_for: tuple[int, int] | None = None
+    marks_explained = False
     while True:
         await service.wait_idle()
         try:
@@ -459,14 +486,30 @@ async def _game_loop(
         key = (view.saves, state.hand_number)
         if key != shown_for:
             write("")
-            for line in player_prompt_lines(view, me):
+            explain = not marks_explained and marks_cards(me)
+            for line in player_prompt_lines(view, me, explain_marks=explain):
                 write(line)
+            marks_explained = marks_explained or explain
             shown_for = key
         prompt = _prompt(me)
         text = None if auto else await _ask(keyboard, prompt, write, level)
         try:
-            if text is None or text.lower() in ("a", "auto"):
-                if text is None or text.lower() == "auto":
+            lowered = (text or "").lower()
+            if me.phase is Phase.TRUMP_CHOICE and text is not None and _is_suit(text):
+                # a suit's letter is never a command here: it names trump, once confirmed
+                suit = Suit.parse(text)
+                answer = await _ask(keyboard, f"Trump {suit.label} {suit.symbol}? (y to name "
+                                    "it, n to choose again): ", write, level)
+                if answer is None:
+                    text = None  # end of input: the computer names trump for you
+                elif answer.lower() in YES:
+                    await service.choose_trump(table_id, YOU, text, state.hand_number)
+                    continue
+                else:
+                    write("  Not named: choose trump again.")
+                    continue
+            if text is None or lowered in ("a", "auto"):
+                if text is None or lowered == "auto":
                     auto = True
                 move = await asyncio.get_running_loop().run_in_executor(
                     None, decide, level, view.saves, me
@@ -474,22 +517,20 @@ async def _game_loop(
                 write(f"{prompt}{_move_text(move)}  (computer's choice)")
                 await _submit(service, table_id, me, move)
                 continue
-            lowered = text.lower()
-            if me.phase is Phase.TRUMP_CHOICE and _is_suit(text):
-                # here S and H name spades and hearts, not the scores and the help
-                await service.choose_trump(table_id, YOU, text, state.hand_number)
-            elif lowered in ("q", "quit", "exit"):
-                await service.end(table_id, YOU)
-                return 0
+            if lowered in ("q", "quit", "exit"):
+                quit_status = await _quit(service, table_id, keyboard, write, args)
+                if quit_status is not None:
+                    return quit_status
             elif lowered == "?":
                 write(f"  Hint: {await service.hint(table_id, YOU)}")
-            elif lowered in ("h", "help"):
+            elif lowered == "help":
                 write(HELP)
-            elif lowered in ("s", "scores"):
+            elif lowered == "scores":
                 _write_scores(view, write)
             elif me.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
                 if not text.strip().lstrip("-").isdigit():
-                    raise TableError(f"{text!r} is not a bid: answer with a number.")
+                    raise TableError(f"{text!r} is not a bid: answer with a number "
+                                     "('help' says what else you can type).")
                 await service.bid(table_id, YOU, int(text), state.hand_number)
             elif me.phase is Phase.PLAYING and me.legal_declarations:
                 joker = await _joker_play(keyboard, me, text, write, level)
@@ -507,6 +548,42 @@ async def _game_loop(
             write(f"  {err}")
 
 
+async def _quit(
+    service: TableService,
+    table_id: int,
+    keyboard: Keyboard,
+    write: Callable[[str], None],
+    args: argparse.Namespace,
+) -> int | None:
+    """Ask before quitting, saying what becomes of the game; the exit status, or None to go on.
+
+    A kept game can be stopped (the same command resumes it) or ended for good (the same
+    command then opens a new table); a game that is not kept can only be ended."""
+    kept = kept_in(args)
+    if kept is not None:
+        write(f"  y: stop here; the game stays in {kept} and the same command goes on where "
+              "you stopped.")
+        write("  end: end this game for good; the same command then opens a new table.")
+        question = "Quit? (y, end, or n to go on): "
+    else:
+        question = ("Quit? The game is not kept (play with --database FILE to keep one). "
+                    "(y to end it, n to go on): ")
+    answer = await _ask(keyboard, question, write, args.level)
+    if answer is None:
+        return None  # end of input: the computer plays on for you, as said
+    answer = answer.lower()
+    if kept is not None and answer in YES:
+        write(stopped_line(args))
+        return 0
+    if answer in YES or (kept is not None and answer == "end"):
+        await service.end(table_id, YOU)
+        write(f"The same command now opens a new table in {kept}." if kept is not None
+              else "Nothing was kept.")
+        return 0
+    write("  Going on.")
+    return None
+
+
 async def _joker_play(
     keyboard: Keyboard, me: PlayerView, text: str, write: Callable[[str], None], level: str
 ) -> Play | None:
@@ -522,8 +599,7 @@ async def _joker_play(
         break
     else:
         raise TableError(f"{text!r} is not a card: write it like 10H, QS or JK.")
-    held = next((c for c in me.legal_cards if c is card or (card.special and c.kind == card.kind)),
-                card)
+    held = _held(me, card)
     options = me.declarations_for(held)
     if not options:
         if rest:
@@ -540,6 +616,21 @@ async def _joker_play(
     except ValueError as err:
         raise TableError(str(err)) from None
     return Play(held, declaration)
+
+
+def _held(me: PlayerView, card: Card) -> Card:
+    """The card of yours that `card` names: "JK" or "joker" is the joker you may play, whichever
+    kind it is (High, Low, Super...), so long as that leaves no doubt which."""
+    if card in me.legal_cards or not card.special:
+        return card
+    alike = [c for c in me.legal_cards if c.kind == card.kind]
+    if not alike and card.kind == "joker":
+        alike = [c for c in me.legal_cards if c.special and "joker" in c.kind]
+    kinds = {c.kind for c in alike}
+    if len(kinds) > 1:
+        codes = " or ".join(sorted({c.code for c in alike}))
+        raise TableError(f"You hold more than one joker: say which, {codes}.")
+    return alike[0] if alike else card
 
 
 def _is_suit(text: str) -> bool:
@@ -573,11 +664,19 @@ def _prompt(me: PlayerView) -> str:
         return f"Your bid (0-{max(legal) if legal else 0}{note}): "
     if me.phase is Phase.PLAYING:
         if me.legal_declarations:
-            return "Your card (a joker with its declaration, like JK high trump): "
+            return f"Your card (a joker with its declaration, like {_joker_example(me)}): "
         return "Your card: "
     if me.phase is Phase.TRUMP_CHOICE:
         return "Name trump (C, D, H or S): "
     return f"Discard {me.discards_needed} cards (e.g. 2C 3D): "
+
+
+def _joker_example(me: PlayerView) -> str:
+    """A joker play you may make now, written as the prompt accepts it ("JKH high trump ♠")."""
+    card, options = me.legal_declarations[0]
+    trump_high = [o for o in options if o.suit is not None and o.suit == me.trump_suit and o.high]
+    option = (trump_high or list(options))[0]
+    return f"{card.code} {option.text(me.trump_suit)}"
 
 
 def _move_text(move: Move) -> str:
@@ -598,8 +697,11 @@ def _move_text(move: Move) -> str:
 async def _ask(
     keyboard: Keyboard, prompt: str, write: Callable[[str], None], level: str
 ) -> str | None:
-    sys.stdout.write(prompt)
-    sys.stdout.flush()
+    try:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
     text = await keyboard.line()
     if text is None:
         write("")
@@ -614,9 +716,13 @@ def _print(line: str) -> None:
     try:
         print(line, flush=True)
     except BrokenPipeError:
-        # The reader went away (`| head`): write the rest nowhere, as the Python docs advise.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    # The reader went away (`| head`): write the rest nowhere, as the Python docs advise.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 __all__ = ["build_parser", "main", "play", "run_bot"]

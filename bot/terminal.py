@@ -105,6 +105,25 @@ def hand_text(hand: Sequence[Card], legal: Sequence[Card]) -> str:
     return "   ".join(groups) if groups else "(no cards)"
 
 
+def names_text(names: Sequence[str]) -> str:
+    """ "You", "You and Bot 2", "You, Bot 2 and Bot 3": as a sentence lists them."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def standings_lines(rows: Sequence[tuple[int, str, int]]) -> list[str]:
+    """The final standings (place, name, score) in columns: places, names and scores of any
+    width line up, scores right-aligned so signs and digits fall under each other."""
+    place_width = max((len(str(place)) for place, _, _ in rows), default=1)
+    name_width = max((len(name) for _, name, _ in rows), default=0)
+    score_width = max((len(str(score)) for _, _, score in rows), default=1)
+    return [
+        f"  {place:>{place_width}}. {name:<{name_width}}  {score:>{score_width}}"
+        for place, name, score in rows
+    ]
+
+
 def scoresheet_lines(view: TableView, record: HandRecord) -> list[str]:
     """One hand's scoresheet: a row per player."""
     width = max(len(s.name) for s in view.seats)
@@ -122,8 +141,20 @@ def scoresheet_lines(view: TableView, record: HandRecord) -> list[str]:
     return lines
 
 
-def player_prompt_lines(view: TableView, me: PlayerView) -> list[str]:
-    """What a person needs before acting: bids, trick in play, their hand with legal cards."""
+MARKS_LEGEND = "  (* marks the cards you may play now)"
+
+
+def marks_cards(me: PlayerView) -> bool:
+    """Their hand as shown now carries a * on some card."""
+    playable = set(me.legal_cards)
+    return any(card in playable for card in me.hand)
+
+
+def player_prompt_lines(
+    view: TableView, me: PlayerView, *, explain_marks: bool = False
+) -> list[str]:
+    """What a person needs before acting: bids, trick in play, their hand with legal cards.
+    `explain_marks`: say what the * on those cards means (a newcomer cannot guess it)."""
     state = view.state
     assert state is not None
     lines: list[str] = []
@@ -149,6 +180,8 @@ def player_prompt_lines(view: TableView, me: PlayerView) -> list[str]:
                 f"Trump: {trump_text(state.trump_card, state.trump_suit, state.super_trump)}."
             )
     lines.append(f"Your hand: {hand_text(me.hand, me.legal_cards)}")
+    if explain_marks and marks_cards(me):
+        lines.append(MARKS_LEGEND)
     if me.discarded:
         lines.append(f"Out of play: {hand_text(me.discarded, ())}")
     kinds = {card.kind for card in me.hand}
@@ -245,10 +278,14 @@ class TerminalPresenter:
                 return ["", *scoresheet_lines(view, record)]
             case GameOver(standings=standings, rating_changes=changes):
                 lines = ["", "Final standings:"]
-                for s in standings:
-                    lines.append(f"  {s.place}. {n(view, s.seat)}  {s.score}")
-                winners = " and ".join(n(view, w) for w in event.winners)
-                lines.append(f"Winner: {winners}.")
+                lines.extend(standings_lines([(s.place, n(view, s.seat), s.score)
+                                              for s in standings]))
+                winners = [n(view, w) for w in event.winners]
+                if not winners:
+                    lines.append("Nobody won.")
+                else:
+                    lines.append(f"Winner{'s' if len(winners) > 1 else ''}: "
+                                 f"{names_text(winners)}.")
                 for c in changes:
                     lines.append(f"  rating {c.name}: {c.before:.1f} -> {c.after:.1f}")
                 return lines
@@ -269,11 +306,15 @@ class TerminalPresenter:
 
 
 __all__ = [
+    "MARKS_LEGEND",
     "TerminalPresenter",
     "dealt_trump_text",
     "hand_text",
+    "marks_cards",
+    "names_text",
     "player_prompt_lines",
     "scoresheet_lines",
+    "standings_lines",
     "trick_text",
     "trump_text",
 ]

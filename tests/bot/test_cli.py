@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot import cli
 from bot.computer import decide
+from bot.events import GameOver, Standing
+from bot.models import SeatView, TableOptions, TableStatus, TableView
+from bot.terminal import TerminalPresenter
 from data import Store
 from engine import PlayerView, Rules
 from tests.pg_server import PostgresServer
@@ -52,7 +58,7 @@ def test_terminal_plays_a_scripted_game(tmp_path: Path) -> None:
     db = tmp_path / "terminal.sqlite3"
     # the human's answers: junk first, then "a" (the computer moves once for you) each turn,
     # and end of input lets the computer finish
-    script = "zz\n99\nhelp\n?\ns\n" + "a\n" * 6
+    script = "zz\n99\nhelp\n?\nscores\n" + "a\n" * 6
     result = _run(
         [
             "play",
@@ -125,9 +131,10 @@ def test_preset_alone_lists_the_presets(tmp_path: Path) -> None:
 def test_dealer_picks_s_and_h_name_suits_and_the_autopilot_finishes(
     tmp_path: Path, answer: str, suit: str
 ) -> None:
-    # seed 1: you deal the first hand, so your first answer names trump; then end of input
+    # seed 1: you deal the first hand, so your first answer names trump (confirmed); then end
+    # of input
     result = _run(["play", "--preset", "dealer_picks", "--players", "3", "--max-cards", "3",
-                   "--seed", "1", "--level", "random"], cwd=tmp_path, stdin=f"{answer}\n")
+                   "--seed", "1", "--level", "random"], cwd=tmp_path, stdin=f"{answer}\ny\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "=== Hand 1 of 5: 3 cards, dealer You, trump the dealer names it ===" in out
@@ -198,7 +205,7 @@ def test_ctrl_c_stops_at_once_with_one_line(tmp_path: Path) -> None:
     assert err.decode() == ""
     assert [line for line in rest.decode().splitlines() if line.strip()] == [
         f"Stopped. The game is kept in {db}: the same command goes on where you stopped."]
-    again = _run(["play", "--database", str(db)], cwd=tmp_path, stdin="q\n")
+    again = _run(["play", "--database", str(db)], cwd=tmp_path, stdin="q\ny\n")
     assert "Resuming the unfinished game" in again.stdout
 
 
@@ -287,3 +294,136 @@ def test_play_keeps_its_game_in_postgresql(
     second = asyncio.run(last_finished())
     assert second is not None and second != first
     assert list(tmp_path.iterdir()) == []  # no folder named "postgresql:"
+# ---- what a newcomer trips over (issue 25) -------------------------------------------------------
+
+
+def test_at_the_trump_prompt_a_letter_names_a_suit_only_once_confirmed(tmp_path: Path) -> None:
+    # seed 1: you deal the first hand and name trump. 'h' is hearts there, never the help, and a
+    # suit named by mistake is taken back with 'n'; 'help' still shows the help.
+    result = _run(["play", "--preset", "dealer_picks", "--players", "3", "--max-cards", "3",
+                   "--seed", "1", "--level", "random"], cwd=tmp_path,
+                  stdin="h\nn\nhelp\nd\ny\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Trump hearts ♥? (y to name it, n to choose again): n" in out
+    assert "Not named: choose trump again." in out
+    assert "You name trump: hearts." not in out
+    assert out.count("Answer with a bid") == 2  # the help at the start, then for 'help'
+    assert "You name trump: diamonds." in out
+
+
+def test_h_and_s_are_not_commands_where_they_are_not_suits(tmp_path: Path) -> None:
+    result = _run(["play", "--players", "3", "--max-cards", "1", "--seed", "2", "--level",
+                   "random"], cwd=tmp_path, stdin="h\ns\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.count("Answer with a bid") == 1  # only the help shown at the start
+    assert "'h' is not a bid: answer with a number ('help' says what else you can type)." in out
+    assert "'s' is not a bid" in out
+
+
+def test_the_star_on_playable_cards_is_explained_once(tmp_path: Path) -> None:
+    result = _run(["play", "--players", "3", "--max-cards", "3", "--seed", "5", "--level",
+                   "random"], cwd=tmp_path, stdin="a\n" * 12)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    marked = [i for i, line in enumerate(lines) if line.startswith("Your hand:") and "*" in line]
+    assert len(marked) > 1
+    legend = [i for i, line in enumerate(lines) if line == "  (* marks the cards you may play now)"]
+    assert legend == [marked[0] + 1]  # right under the first hand that shows one
+    assert "a * marks the cards you may play" in result.stdout  # and in the help
+
+
+def _play_args(db: Path) -> list[str]:
+    return ["play", "--players", "3", "--max-cards", "2", "--seed", "3", "--level", "random",
+            "--database", str(db)]
+
+
+def test_q_asks_first_and_says_what_becomes_of_a_kept_game(tmp_path: Path) -> None:
+    db = tmp_path / "kept.sqlite3"
+    first = _run(_play_args(db), cwd=tmp_path, stdin="q\nn\nq\ny\n")
+    assert first.returncode == 0, first.stderr
+    out = first.stdout
+    assert f"No unfinished game in {db}: a new table opens, kept there." in out
+    assert "Quit? (y, end, or n to go on): n" in out and "Going on." in out
+    assert out.rstrip().endswith(
+        f"Stopped. The game is kept in {db}: the same command goes on where you stopped.")
+    assert "Final standings" not in out
+
+    # the same command resumes it; 'end' ends it for good and says what the next run does
+    second = _run(_play_args(db), cwd=tmp_path, stdin="q\nend\n")
+    assert second.returncode == 0, second.stderr
+    assert f"Resuming the unfinished game at table 1 (kept in {db})." in second.stdout
+    assert second.stdout.rstrip().endswith(
+        f"The same command now opens a new table in {db}.")
+
+    third = _run(_play_args(db), cwd=tmp_path, stdin="q\ny\n")
+    assert f"No unfinished game in {db}: a new table opens, kept there." in third.stdout
+    assert "Table 2 opened" in third.stdout and "Resuming" not in third.stdout
+
+
+def test_q_without_a_database_says_nothing_is_kept(tmp_path: Path) -> None:
+    result = _run(["play", "--players", "3", "--max-cards", "2", "--seed", "3", "--level",
+                   "random"], cwd=tmp_path, stdin="q\ny\n")
+    assert result.returncode == 0, result.stderr
+    assert ("Quit? The game is not kept (play with --database FILE to keep one). "
+            "(y to end it, n to go on): y") in result.stdout
+    assert result.stdout.rstrip().endswith("Nothing was kept.")
+
+
+def test_final_standings_line_up_and_a_tie_reads_as_a_sentence() -> None:
+    seats = tuple(
+        SeatView(seat=i, name=name, user_id=None, computer="easy", autopilot=False,
+                 timeouts_in_row=0, dm_message_id=None, dm_hand_number=None, dm_failed=False)
+        for i, name in enumerate(["Al", "Bernadette", "Bot 2", "Cy"])
+    )
+    view = TableView(table_id=1, guild_id=0, channel_id=1, message_id=None, host_id=1,
+                     status=TableStatus.FINISHED, options=TableOptions(), rules=None,
+                     seats=seats, state=None, deadline=None, warned=False, saves=0)
+    scores = [105, 105, 105, -7]
+    standings = tuple(Standing(place=1 if score > 0 else 4, seat=seat, name=seats[seat].name,
+                               user_id=None, score=score)
+                      for seat, score in enumerate(scores))
+    lines = TerminalPresenter(lambda line: None).render(
+        view, GameOver(standings=standings, winners=(0, 1, 2), rating_changes=()))
+    rows = lines[lines.index("Final standings:") + 1:-1]
+    assert rows == [
+        "  1. Al          105",
+        "  1. Bernadette  105",
+        "  1. Bot 2       105",
+        "  4. Cy           -7",
+    ]
+    assert lines[-1] == "Winners: Al, Bernadette and Bot 2."
+
+
+@pytest.fixture
+def restore_loggers() -> Iterator[None]:
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
+    yield
+    root.setLevel(level)
+    root.handlers[:] = handlers
+
+
+@pytest.mark.usefixtures("restore_loggers")
+def test_log_lines_have_no_colour_codes_when_stderr_is_a_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # discord.py's own run() sets up the logging; only connecting is left out. In Docker it
+    # colours a stream that is not a terminal: the case a log file or `docker logs` keeps.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "db.sqlite3"))
+    monkeypatch.setattr(discord.utils, "is_docker", lambda: True)
+
+    async def start(self: discord.Client, token: str, *, reconnect: bool = True) -> None:
+        logging.getLogger("bot.test").warning("a line for the log")
+
+    monkeypatch.setattr(discord.Client, "start", start)
+    log = tmp_path / "stderr.log"
+    with log.open("w", encoding="utf-8") as stream:
+        monkeypatch.setattr(sys, "stderr", stream)
+        assert cli.run_bot() == 0
+    text = log.read_text(encoding="utf-8")
+    assert "a line for the log" in text
+    assert "\x1b[" not in text, text

@@ -4,11 +4,12 @@ declaration, in one line or at the second prompt) until the game is over."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from bot import cli
-from engine import Phase, PlayerView, Rules
+from engine import Card, Phase, PlayerView, Rules
 
 SPECIAL = [name for name in Rules.preset_names(special_cards=True)
            if name not in Rules.preset_names()]
@@ -50,8 +51,10 @@ class Person:
         return text
 
 
-async def _play(preset: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> tuple[Person, str]:
-    person = Person(seed)
+async def _play(
+    preset: str, seed: int, monkeypatch: pytest.MonkeyPatch, person: Person | None = None
+) -> tuple[Person, str]:
+    person = person or Person(seed)
     real_prompt = cli._prompt
 
     def prompt(me: PlayerView) -> str:
@@ -91,3 +94,83 @@ async def test_a_joker_typed_with_its_declaration_is_shown_as_declared(
             break
     assert person.declared, "no joker came to the person in 30 games"
     assert "You play High Joker (" in out or "You play Low Joker (" in out
+
+
+class Copier(Person):
+    """Types the joker prompt's own example whenever it offers one: what it shows must play."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.copied: list[str] = []
+
+    def answer(self, prompt: str) -> str:
+        assert len(self.typed) < 500, "the same answer refused again and again"
+        example = re.search(r"like (.+)\): $", prompt)
+        if example is None:
+            return super().answer(prompt)
+        self.copied.append(example.group(1))
+        self.typed.append(example.group(1))
+        return example.group(1)
+
+
+@pytest.mark.parametrize("preset", ["love_that_joker", "blackout_jokers"])
+async def test_the_joker_prompts_example_is_accepted_as_typed(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for seed in range(1, 40):
+        person, out = await _play(preset, seed, monkeypatch, Copier(seed))
+        assert isinstance(person, Copier)
+        if person.copied:
+            break
+    assert person.copied, "no joker came to the person in 40 games"
+    assert "not declared" not in out and "is not a" not in out, out
+    # each copied example was played: "JKH high trump ♠" shows as "You play High Joker (high
+    # trump ♠)"
+    for example in person.copied:
+        code, said = example.split(" ", 1)
+        assert f"You play {Card.parse(code)} ({said})." in out, (example, out)
+
+
+class Generic(Person):
+    """Plays a joker as "JK" (with its declaration or not), as the prompt's first example
+    suggested; told to say which, types its code."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.generic: list[int] = []  # jokers held each time "JK" was typed
+        self.seen: set[tuple[int, int, tuple[str, ...]]] = set()
+
+    def answer(self, prompt: str) -> str:
+        text = super().answer(prompt)
+        me = self.me
+        assert me is not None
+        if not prompt.startswith("Your card") or text.split()[0] not in ("JKH", "JKL"):
+            return text
+        key = (me.hand_number, len(me.hand), tuple(c.code for c in me.legal_cards))
+        if key in self.seen:  # asked which: the code
+            return text
+        self.seen.add(key)
+        self.generic.append(sum(1 for c in me.legal_cards if c.special))
+        self.typed[-1] = "JK" + text[3:]
+        return self.typed[-1]
+
+
+async def test_jk_names_the_one_joker_held_and_asks_which_of_two(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outs: list[str] = []
+    held: list[int] = []
+    for seed in range(1, 80):
+        person, out = await _play("love_that_joker", seed, monkeypatch, Generic(seed))
+        assert isinstance(person, Generic)
+        outs.append(out)
+        held.extend(person.generic)
+        if 1 in held and 2 in held:
+            break
+    assert 1 in held and 2 in held, held
+    everything = "\n".join(outs)
+    assert "not declared" not in everything and "is not a" not in everything
+    # one joker: "JK" is it; both: the terminal asks which, once for each time
+    assert everything.count("You hold more than one joker: say which, JKH or JKL.") == (
+        held.count(2))
+    assert "You do not hold" not in everything

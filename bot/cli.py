@@ -413,7 +413,8 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
     service = TableService(
         store,
         presenter,
-        config=ServiceConfig(default_turn_timeout=0, computer_delay=max(0.0, args.delay)),
+        config=ServiceConfig(default_turn_timeout=0, computer_delay=max(0.0, args.delay),
+                             hint_cooldown=0),  # one person, on their own machine
     )
     try:
         await service.resume_all()

@@ -19,6 +19,12 @@ class ServiceConfig:
     """Timeouts in a row after which a computer keeps playing the seat."""
     replacement_level: str = "medium"
     """The level of the computer that takes a kicked or departed person's seat."""
+    hint_slots: int = 4
+    """Hints taken at once across the process, one thinking and the rest waiting (bot/hints.py):
+    at about 0.5 s of CPU each, the last waits about 2 s on a free core; more are refused."""
+    hint_cooldown: float = 5.0
+    """Seconds after a person's hint is answered before they may ask again, so one person
+    takes at most about a tenth of the hint worker; 0: no cooldown (the terminal)."""
 
 
 __all__ = ["ServiceConfig"]

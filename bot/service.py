@@ -25,7 +25,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -46,6 +46,7 @@ from bot.events import (
     TableOpened,
 )
 from bot.guard import Guard, step_letter
+from bot.hints import HintDesk
 from bot.models import TableOptions, TableStatus, TableView
 from bot.moves import perform, replay, sentence
 from bot.narrate import hand_dealt
@@ -121,6 +122,9 @@ class TableService:
         self._own_executor = executor is None
         self._executor: Executor = executor or ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="ohhell-computer"
+        )
+        self.hint_desk = HintDesk(  # hints think apart from the computers (bot/hints.py)
+            self.config, self.clock, processes=isinstance(self._executor, ProcessPoolExecutor)
         )
         self._timers = TurnTimers(self.clock)
         self._computers = ComputerRuns(
@@ -347,9 +351,9 @@ class TableService:
 
     async def hint(self, table_id: int, user_id: int) -> str:
         """The hard computer's suggestion for this person's pending decision, with its reason in
-        numbers, worked out in the computers' executor (never on the event loop) from their own
-        view only. TableError when the table does not allow hints, they hold no seat, or they
-        have nothing to decide now."""
+        numbers, from their own view only, worked out at the hint desk (bot/hints.py), never in
+        the computers' executor. TableError when the table does not allow hints, they hold no
+        seat, they have nothing to decide now, or the desk refuses (busy, or their cooldown)."""
         t = self.directory.get(table_id)
         if not t.options.hints:
             raise TableError(
@@ -357,12 +361,8 @@ class TableService:
                 "(/ohhell start hints:True; such a game is not rated)."
             )
         view = self.hand_view(table_id, user_id)
-        loop = asyncio.get_running_loop()
         seed = (t.options.seed if t.options.seed is not None else t.id) * 7919 + t.moves
-        try:
-            return await loop.run_in_executor(self._executor, computer.hint, view, seed)
-        except ValueError:
-            raise TableError("There is nothing for you to decide right now.") from None
+        return await self.hint_desk.ask(user_id, view, seed)
 
     # ---- play: one path for every move ---------------------------------------------------------
 
@@ -733,6 +733,7 @@ class TableService:
             await asyncio.gather(*saving, return_exceptions=True)
         if self._own_executor:
             self._executor.shutdown(wait=False, cancel_futures=True)
+        self.hint_desk.close()
 
     # ---- the action discipline -----------------------------------------------------------------
 

@@ -125,15 +125,24 @@ class Bench:
         extra = {"bots": bots, "bot_level": self.args.bot_level} if bots else {}
         await self.interact(self.h.slash("ohhell start", host, channel=channel,
                                          max_cards=self.args.max_cards, **extra))
-        for m in others:
+        await self.until(lambda: self.svc.find_table(channel) is not None)
+        for i, m in enumerate(others, start=2):  # a deferred answer comes before the seat
             await self.interact(self.h.slash("ohhell join", m, channel=channel))
+            await self.until(lambda i=i: len(self.svc.find_table(channel).seats) >= i)
         await self.interact(self.h.slash("ohhell deal", host, channel=channel))
+        await self.until(lambda: self.svc.find_table(channel).state is not None)
         view = self.svc.find_table(channel)
         self.changed[view.table_id] = asyncio.Event()
         for m in members:
             self.table_of_user[m.id] = view.table_id
         await self.presenter.wait_delivered(view.table_id)
         return int(view.table_id)
+
+    @staticmethod
+    async def until(done: Any) -> None:
+        """Wait for the set-up step the bot answered (maybe deferred) to be done."""
+        while not done():
+            await asyncio.sleep(0.01)
 
     async def next_move(self, table_id: int) -> dict[str, Any] | None:
         """The awaited person's click on their DM hand message, or None when the game is over.

@@ -26,6 +26,7 @@ from bot.computer import decide
 from bot.errors import TableError
 from bot.guard import Guard
 from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
+from bot.moves import sentence
 from bot.service import ServiceConfig, TableService
 from bot.terminal import TerminalPresenter, player_prompt_lines, scoresheet_lines
 from data import Store, StoreError
@@ -369,7 +370,7 @@ async def _game_loop(
             lowered = text.lower()
             if me.phase is Phase.TRUMP_CHOICE and _is_suit(text):
                 # here S and H name spades and hearts, not the scores and the help
-                await service.choose_trump(table_id, YOU, text, state.hand_number)
+                await service.choose_trump(table_id, YOU, _typed_suit(text), state.hand_number)
             elif lowered in ("q", "quit", "exit"):
                 await service.end(table_id, YOU)
                 return 0
@@ -388,13 +389,12 @@ async def _game_loop(
                 if joker is not None:
                     await _submit(service, table_id, me, joker)
             elif me.phase is Phase.PLAYING:
-                await service.play(table_id, YOU, text, state.hand_number)
+                await service.play(table_id, YOU, _typed_card(text), state.hand_number)
             elif me.phase is Phase.TRUMP_CHOICE:
-                await service.choose_trump(table_id, YOU, text, state.hand_number)
+                await service.choose_trump(table_id, YOU, _typed_suit(text), state.hand_number)
             elif me.phase is Phase.DISCARD:
-                await service.discard(
-                    table_id, YOU, text.replace(",", " ").split(), state.hand_number
-                )
+                cards = [_typed_card(word) for word in text.replace(",", " ").split()]
+                await service.discard(table_id, YOU, cards, state.hand_number)
         except TableError as err:
             write(f"  {err}")
 
@@ -432,6 +432,22 @@ async def _joker_play(
     except ValueError as err:
         raise TableError(str(err)) from None
     return Play(held, declaration)
+
+
+def _typed_card(text: str) -> Card:
+    """A card as typed ("10h", "TH", "10♥"); TableError in words when it is none."""
+    try:
+        return Card.parse(text)
+    except ValueError as err:
+        raise TableError(sentence(str(err))) from None
+
+
+def _typed_suit(text: str) -> Suit:
+    """A suit as typed (a letter, a name or a symbol); TableError in words when it is none."""
+    try:
+        return Suit.parse(text)
+    except ValueError as err:
+        raise TableError(sentence(str(err))) from None
 
 
 def _is_suit(text: str) -> bool:

@@ -28,6 +28,7 @@ from bot.computer import decide
 from bot.errors import TableError
 from bot.guard import Guard
 from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
+from bot.moves import sentence
 from bot.service import ServiceConfig, TableService
 from bot.terminal import (
     TerminalPresenter,
@@ -504,7 +505,7 @@ async def _game_loop(
                 if answer is None:
                     text = None  # end of input: the computer names trump for you
                 elif answer.lower() in YES:
-                    await service.choose_trump(table_id, YOU, text, state.hand_number)
+                    await service.choose_trump(table_id, YOU, suit, state.hand_number)
                     continue
                 else:
                     write("  Not named: choose trump again.")
@@ -538,13 +539,12 @@ async def _game_loop(
                 if joker is not None:
                     await _submit(service, table_id, me, joker)
             elif me.phase is Phase.PLAYING:
-                await service.play(table_id, YOU, text, state.hand_number)
+                await service.play(table_id, YOU, _typed_card(text), state.hand_number)
             elif me.phase is Phase.TRUMP_CHOICE:
-                await service.choose_trump(table_id, YOU, text, state.hand_number)
+                await service.choose_trump(table_id, YOU, _typed_suit(text), state.hand_number)
             elif me.phase is Phase.DISCARD:
-                await service.discard(
-                    table_id, YOU, text.replace(",", " ").split(), state.hand_number
-                )
+                cards = [_typed_card(word) for word in text.replace(",", " ").split()]
+                await service.discard(table_id, YOU, cards, state.hand_number)
         except TableError as err:
             write(f"  {err}")
 
@@ -632,6 +632,20 @@ def _held(me: PlayerView, card: Card) -> Card:
         codes = " or ".join(sorted({c.code for c in alike}))
         raise TableError(f"You hold more than one joker: say which, {codes}.")
     return alike[0] if alike else card
+def _typed_card(text: str) -> Card:
+    """A card as typed ("10h", "TH", "10♥"); TableError in words when it is none."""
+    try:
+        return Card.parse(text)
+    except ValueError as err:
+        raise TableError(sentence(str(err))) from None
+
+
+def _typed_suit(text: str) -> Suit:
+    """A suit as typed (a letter, a name or a symbol); TableError in words when it is none."""
+    try:
+        return Suit.parse(text)
+    except ValueError as err:
+        raise TableError(sentence(str(err))) from None
 
 
 def _is_suit(text: str) -> bool:

@@ -27,7 +27,9 @@ from bot.command_sync import SyncRecord, payload_digest, record_path, sync_targe
 from bot.directory import TableDirectory
 from bot.health import heartbeat_loop
 from bot.invite import invite_url
-from bot.presenter import NullPresenter, Presenter
+from bot.ledger import Ledger
+from bot.presenter import Presenter, PresenterSlot
+from bot.scheduler import Scheduler
 from bot.service import ResumeReport, ServiceConfig, TableService
 from bot.settings import CannotStart, Settings
 from bot.shards import ShardLeases, ShardPlan, process_name
@@ -40,7 +42,7 @@ BROKEN_NOTICE = ("The Oh Hell game in this channel could not be restored after t
                  "restarted: its saved state did not check out, so it was set aside and no "
                  "result was recorded. Sorry! Start a new game with /ohhell start.")
 
-EXTENSIONS: tuple[str, ...] = ("cogs.ohhell",)
+EXTENSIONS: tuple[str, ...] = ("cogs.ohhell", "cogs.history")
 """The cogs loaded at start-up, by name (bot/ never imports cogs/ directly)."""
 
 
@@ -66,7 +68,7 @@ def computer_executor(workers: int) -> Executor | None:
 class OhHellBot(commands.Bot):
     """The bot. Cogs reach the game through `bot.tables` (the TableService) and the records
     through `bot.store`. A cog's `setup` builds its presenter on `bot.directory` (the tables'
-    reads and bookkeeping), then starts the service with it (`bot.open_tables(presenter)`),
+    reads and bookkeeping), then attaches it to the service (`bot.attach_presenter`),
     and registers its DynamicItems with `bot.add_dynamic_items`.
     """
 
@@ -96,8 +98,12 @@ class OhHellBot(commands.Bot):
         self._store: Store | None = None
         self._tables: TableService | None = None
         self._directory: TableDirectory | None = None
+        self._ledger: Ledger | None = None
+        self._scheduler: Scheduler | None = None
         self.presenter: Presenter | None = None
-        """The presenter the table service was started with."""
+        """The presenter a cog attached to the table service (None: nothing is shown)."""
+        self._presenters = PresenterSlot()
+        self._closing = False
         self._executor: Executor | None = None
         self.resume_report: ResumeReport | None = None
         self._heartbeat: asyncio.Task[None] | None = None
@@ -125,6 +131,21 @@ class OhHellBot(commands.Bot):
         return self._executor
 
     @property
+    def service_clock(self) -> Clock:
+        """The clock the table service keeps time by (from setup_hook on)."""
+        if self._ledger is None:
+            raise RuntimeError("the tables open in setup_hook; the bot has not started")
+        return self._ledger.clock
+
+    @property
+    def scheduler(self) -> Scheduler:
+        """The process's one scheduler of deadlines (turn timers, nudges, retries), from
+        setup_hook on."""
+        if self._scheduler is None:
+            raise RuntimeError("the tables open in setup_hook; the bot has not started")
+        return self._scheduler
+
+    @property
     def directory(self) -> TableDirectory:
         """The tables' reads and bookkeeping, for a presenter built before the service (from
         setup_hook on)."""
@@ -132,21 +153,22 @@ class OhHellBot(commands.Bot):
             raise RuntimeError("the tables open in setup_hook; the bot has not started")
         return self._directory
 
-    def open_tables(self, presenter: Presenter) -> TableService:
-        """Start the table service with the presenter that renders its events (once, from a
-        cog's setup; without one, setup_hook starts it with a presenter that shows nothing)."""
-        if self._tables is not None:
-            raise RuntimeError("the table service is already running")
-        if self._store is None or self._directory is None:
-            raise RuntimeError("the store opens in setup_hook; the bot has not started")
+    def attach_presenter(self, presenter: Presenter) -> TableService:
+        """The service publishes to `presenter` from now on (a cog's setup); returns it."""
+        self._presenters.attach(presenter)
         self.presenter = presenter
-        self._tables = TableService(
-            self._store,
-            presenter,
-            executor=self._executor,
-            directory=self._directory,
-        )
-        return self._tables
+        return self.tables
+
+    def detach_presenter(self, presenter: Presenter) -> None:
+        """The service stops publishing to `presenter` (its cog unloads)."""
+        self._presenters.detach(presenter)
+        if self.presenter is presenter:
+            self.presenter = None
+
+    @property
+    def closing(self) -> bool:
+        """`close` has begun (a cog unloading then leaves delivery to the service's close)."""
+        return self._closing
 
     async def setup_hook(self) -> None:
         """Open the store, start the service, load the cogs, resume the tables, sync commands."""
@@ -154,14 +176,23 @@ class OhHellBot(commands.Bot):
         plan = shard_plan(settings)
         self._store = await open_store(settings, process_name(plan) if plan is not None else None)
         self._executor = computer_executor(settings.computer_workers)
-        self._directory = TableDirectory(
-            self._store, service_config(settings), self.clock or SystemClock()
+        clock = self.clock or SystemClock()
+        self._ledger = Ledger(self._store, service_config(settings), clock)
+        self._directory = TableDirectory(self._ledger)
+        self._scheduler = Scheduler(clock)
+        self._tables = TableService(
+            self._store,
+            self._presenters,
+            config=self._ledger.config,
+            clock=clock,
+            executor=self._executor,
+            directory=self._directory,
+            ledger=self._ledger,
+            scheduler=self._scheduler,
         )
         for name in self.extensions_to_load:
             await self.load_extension(name)
             log.info("loaded %s", name)
-        if self._tables is None:
-            self.open_tables(NullPresenter())
         if plan is None:
             self.resume_report = await self.tables.resume_all()
         else:
@@ -223,6 +254,7 @@ class OhHellBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the service's timers, disconnect, then close the store and the workers."""
+        self._closing = True
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):

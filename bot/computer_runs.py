@@ -1,9 +1,11 @@
 """Computer moves in the table service: waking the computers when one is awaited, letting
 them think in the executor (never on the event loop), pacing and batching their moves.
 
-ComputerRuns commits each move through the Ledger; what follows a run (say whose turn it is,
-publish, close a finished table) is the caller's `FollowUp` (bot/turns.py), handed over when
-the run is started. The decisions themselves are bot/computer.py's.
+A run is a task that exists only while computers are awaited. It plans, applies and commits
+nothing itself: each step (apply the decided move, plan the next) is a job the table's runner
+(bot/runner.py) runs in the table's inbox, handed over as `Step` when the run is started. Only
+the thinking happens in the run, outside the inbox, so `end`, `leave` or `kick` never wait for
+a computer. The decisions themselves are bot/computer.py's.
 """
 
 from __future__ import annotations
@@ -19,19 +21,16 @@ from bot.clock import Clock
 from bot.config import ServiceConfig
 from bot.errors import TableError
 from bot.events import Event
-from bot.ledger import Ledger
+from bot.ledger import Change
 from bot.moves import perform
 from bot.table import LiveTable
+from data import Action
 from engine import Move, Phase, PlayerView
 
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 200
 """Computer moves in one batch at most (a safety net; a hand ends a batch anyway)."""
-
-FollowUp = Callable[[LiveTable, list[Event]], Awaitable[None]]
-"""What follows a run of committed moves, under the table's lock (say whose turn it is now,
-publish, forget a finished table)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,18 +46,30 @@ class MovePlan:
     view: PlayerView
 
 
+@dataclass(slots=True)
+class Run:
+    """A run in progress: the hand it plays, and whether it committed a move yet."""
+
+    hand_number: int | None = None
+    moved: bool = False
+    batch: int = 0
+
+
+Step = Callable[[LiveTable, Run, "MovePlan | None", "Move | None"], Awaitable["MovePlan | None"]]
+"""The runner's job for one step of a run: apply `move` decided for the plan (if the table is
+as it was planned), then plan the next move; None ends the run."""
+
+
 class ComputerRuns:
     """Computer players' runs (see the module docstring); holds their tasks."""
 
     def __init__(
         self,
-        ledger: Ledger,
         config: ServiceConfig,
         clock: Clock,
         executor: Executor,
         decide: computer.Decide,
     ) -> None:
-        self._ledger = ledger
         self._config = config
         self._clock = clock
         self._executor = executor
@@ -68,7 +79,7 @@ class ComputerRuns:
         """Tables whose run sleeps its pacing delay (idle until the clock wakes it)."""
         self._closed = False
 
-    def wake(self, t: LiveTable, follow_up: FollowUp) -> None:
+    def wake(self, t: LiveTable, step: Step) -> None:
         """Start a run of computer moves if a computer is awaited and none is on its way."""
         game = t.game
         if game is None or game.phase is Phase.GAME_OVER or self._closed:
@@ -76,15 +87,19 @@ class ComputerRuns:
         if not any(t.seats[seat].computer_plays for seat in game.actor_seats()):
             return
         run = self._runs.get(t.id)
-        if run is not None and not run.done() and run is not asyncio.current_task():
+        if run is not None and not run.done():
             return
-        self._runs[t.id] = asyncio.create_task(self._run(t, follow_up))
+        self._runs[t.id] = asyncio.create_task(self._run(t, step))
 
     def stop(self, t: LiveTable) -> None:
         """Cancel the table's run (unless it is the task calling)."""
         run = self._runs.pop(t.id, None)
         if run is not None and run is not asyncio.current_task():
             run.cancel()
+
+    def release(self, t: LiveTable) -> None:
+        """From the table's inbox: the run ends here, so the next wake starts a new one."""
+        self._runs.pop(t.id, None)
 
     def working(self) -> list[asyncio.Task[None]]:
         """Runs thinking or moving now (not those sleeping their pacing delay)."""
@@ -101,16 +116,15 @@ class ComputerRuns:
         if runs:
             await asyncio.gather(*runs, return_exceptions=True)
 
-    async def _run(self, t: LiveTable, follow_up: FollowUp) -> None:
+    async def _run(self, t: LiveTable, step: Step) -> None:
         """After the pacing delay, play computer moves until a person is awaited or the hand
-        ends, committing each, then follow up once for the whole batch.
+        ends, each committed by the runner, then one publish for the whole batch.
 
-        A computer thinks WITHOUT the table's lock (a hard move can take ~0.5 s, and `end`,
-        `leave` or `kick` must not wait for it): the move is planned under the lock, decided
-        outside it, and applied under the lock only if no action was committed meanwhile
-        (t.moves unchanged); otherwise the decision is dropped and the move re-planned.
-        Committed moves wait in t.unpublished, so whoever publishes next (this run at its end,
-        or an action that came in between) tells them first, in order.
+        The move is planned in the table's inbox, decided outside it, and applied in the inbox
+        only if no action was committed meanwhile (t.moves unchanged); otherwise the decision
+        is dropped and the move planned again. Committed moves wait in t.unpublished, so
+        whoever publishes next (this run at its end, or an action that came in between)
+        tells them first, in order.
         """
         try:
             if self._config.computer_delay > 0:
@@ -121,26 +135,11 @@ class ComputerRuns:
                     self._pausing.discard(t.id)
             else:
                 await asyncio.sleep(0)
-            hand_number: int | None = None
-            moved = False
-            try:
-                for _ in range(MAX_BATCH):
-                    async with t.lock:
-                        plan = self._next(t, hand_number)
-                    if plan is None:
-                        break
-                    hand_number = plan.hand_number
-                    move = await self._think(t, plan)  # outside the lock
-                    async with t.lock:
-                        if t.moves != plan.moves or not t.status.active:
-                            continue  # the table changed while it thought: plan again
-                        t.unpublished.extend(await self._apply(t, plan, move))
-                        moved = True
-            finally:
-                # Even when a move failed, the ones before it are committed: tell them.
-                if moved:
-                    async with t.lock:
-                        await follow_up(t, [])
+            run = Run()
+            plan = await step(t, run, None, None)
+            while plan is not None:
+                move = await self.think(t, plan)
+                plan = await step(t, run, plan, move)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -149,30 +148,29 @@ class ComputerRuns:
             if self._runs.get(t.id) is asyncio.current_task():
                 del self._runs[t.id]
 
-    def _next(self, t: LiveTable, hand_number: int | None) -> MovePlan | None:
-        """Under the lock: the next computer move of this run (None: a person is awaited, the
-        hand `hand_number` is over, or the table is closed)."""
+    def next_plan(self, t: LiveTable, run: Run) -> MovePlan | None:
+        """In the inbox: the next computer move of this run (None: a person is awaited, the
+        run's hand is over, the batch is full, or the table is closed)."""
         game = t.game
-        if not t.status.active or game is None or game.phase is Phase.GAME_OVER:
+        if not t.status.active or game is None or game.phase is Phase.GAME_OVER or self._closed:
             return None
-        if hand_number is not None and game.hand_number != hand_number:
+        if run.hand_number is not None and game.hand_number != run.hand_number:
+            return None
+        if run.batch >= MAX_BATCH:
             return None
         seat = next((a for a in game.actor_seats() if t.seats[a].computer_plays), None)
         if seat is None:
             return None
         level = t.seats[seat].computer or self._config.timeout_level
+        run.hand_number = game.hand_number
+        run.batch += 1
         return _plan(t, seat, level, "computer")
 
-    async def move_for(
-        self, t: LiveTable, seat: int, level: str, why: str, events: list[Event]
-    ) -> None:
-        """Under the lock throughout (timeouts): let a computer decide in the executor, apply
-        and commit its move (appends events)."""
-        plan = _plan(t, seat, level, why)
-        move = await self._think(t, plan)
-        events.extend(await self._apply(t, plan, move))
+    def plan(self, t: LiveTable, seat: int, level: str, why: str) -> MovePlan:
+        """In the inbox: the move to decide for `seat` (timeouts)."""
+        return _plan(t, seat, level, why)
 
-    async def _think(self, t: LiveTable, plan: MovePlan) -> Move:
+    async def think(self, t: LiveTable, plan: MovePlan) -> Move:
         """The computer's decision, made in the executor (a random move if it fails)."""
         loop = asyncio.get_running_loop()
         try:
@@ -183,31 +181,24 @@ class ComputerRuns:
             log.exception("computer %s failed at table %s; moving at random", plan.level, t.id)
             return computer.random_move(plan.view, plan.seed)
 
-    async def _apply(self, t: LiveTable, plan: MovePlan, move: Move) -> list[Event]:
-        """Under the lock, on the game the plan was made for: apply and commit the move (a
-        random one if the computer's is illegal); return its events. Undone if the save fails."""
-        seat, level = plan.seat, plan.level
-        memento, saves = t.memento(), t.saves
-        told: list[Event] = []
-        try:
+    @staticmethod
+    def change(plan: MovePlan, move: Move) -> Change:
+        """The change that makes `move` (a random one if the computer's is illegal) on the
+        game the plan was made for."""
+
+        def change(t: LiveTable, events: list[Event]) -> Action:
+            seat, level, chosen = plan.seat, plan.level, move
             try:
-                action, told = perform(t, seat, move, by=plan.why, level=level)
+                action, told = perform(t, seat, chosen, by=plan.why, level=level)
             except TableError:
-                log.warning("computer %s chose an illegal move %r; moving at random", level, move)
-                move = computer.random_move(plan.view, plan.seed)
-                action, told = perform(t, seat, move, by=plan.why, level=level)
-            await self._ledger.commit(t, action, told, moved=True)
-        except asyncio.CancelledError:
-            if self._ledger.landed(t, saves):
-                t.unpublished.extend(told)  # committed: whoever publishes next tells it
-            else:
-                t.restore(memento)
-            raise
-        except BaseException:
-            if not self._ledger.landed(t, saves):
-                t.restore(memento)
-                raise
-        return told
+                log.warning("computer %s chose an illegal move %r; moving at random", level,
+                            chosen)
+                chosen = computer.random_move(plan.view, plan.seed)
+                action, told = perform(t, seat, chosen, by=plan.why, level=level)
+            events.extend(told)
+            return action
+
+        return change
 
 
 def _plan(t: LiveTable, seat: int, level: str, why: str) -> MovePlan:
@@ -230,4 +221,4 @@ def _seed(t: LiveTable, seat: int) -> int:
     return (base * 1_000_003 + seat * 7_919 + t.saves) & 0x7FFF_FFFF
 
 
-__all__ = ["MAX_BATCH", "ComputerRuns", "FollowUp", "MovePlan"]
+__all__ = ["MAX_BATCH", "ComputerRuns", "MovePlan", "Run", "Step"]

@@ -2,23 +2,20 @@
 
 A TableDirectory exists before the table service and its presenter: the presenter reads private
 hands through it and reports the messages it keeps (table message, DM hands, closed DMs), and
-the service is then built with both. Reads are synchronous and lock-free (safe inside a
-publish); bookkeeping is saved soon after, under the table's lock, coalesced per table.
+the service is then built with both. Reads are synchronous (safe inside a publish); bookkeeping
+is saved soon after by a job in the table's inbox (bot/inbox.py), coalesced per table, through
+the one commit operation, `Ledger.apply`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import OrderedDict
 
-from bot.clock import Clock
-from bot.config import ServiceConfig
 from bot.errors import TableError
-from bot.ledger import Ledger
+from bot.ledger import Ledger, no_change
 from bot.models import TableView
 from bot.table import LiveTable
-from data import Store
 from engine import PlayerView
 
 log = logging.getLogger(__name__)
@@ -32,11 +29,11 @@ service reads a finished one back from the store after a restart)."""
 class TableDirectory:
     """Every active table by id and by channel (see the module docstring)."""
 
-    def __init__(self, store: Store, config: ServiceConfig, clock: Clock) -> None:
-        self.ledger = Ledger(store, config, clock)
+    def __init__(self, ledger: Ledger) -> None:
+        """`ledger`: where bookkeeping is committed (the service's)."""
+        self._ledger = ledger
         self._tables: dict[int, LiveTable] = {}
         self._by_channel: dict[int, int] = {}
-        self._flushers: dict[int, asyncio.Task[None]] = {}
         self._last_games: OrderedDict[int, TableView] = OrderedDict()  # channel -> closed game
         self._gone: OrderedDict[int, str] = OrderedDict()  # table -> why it closed (refusals)
 
@@ -56,6 +53,14 @@ class TableDirectory:
             while len(self._last_games) > LAST_GAMES_KEPT:
                 self._last_games.popitem(last=False)
 
+    def drop(self, t: LiveTable) -> None:
+        """Forget a table this process no longer drives (another took it over): nothing of
+        it is kept, so the store's copy is the one read if it comes back."""
+        if self._tables.get(t.id) is t:
+            del self._tables[t.id]
+        if self._by_channel.get(t.channel_id) == t.id:
+            del self._by_channel[t.channel_id]
+
     def get(self, table_id: int) -> LiveTable:
         """The live table; TableError when it is closed or unknown."""
         t = self._tables.get(table_id)
@@ -69,8 +74,16 @@ class TableDirectory:
         while len(self._gone) > LAST_GAMES_KEPT:
             self._gone.popitem(last=False)
 
+    def why_closed(self, table_id: int) -> str | None:
+        """Why a table closed, while remembered."""
+        return self._gone.get(table_id)
+
     def holds(self, table_id: int) -> bool:
         return table_id in self._tables
+
+    def holds_table(self, t: LiveTable) -> bool:
+        """This very table is live here (not closed, handed over or rebuilt since)."""
+        return self._tables.get(t.id) is t
 
     def channel_taken(self, channel_id: int) -> bool:
         return channel_id in self._by_channel
@@ -165,30 +178,22 @@ class TableDirectory:
         t.pending_log.append(("dm_failed", {"user_id": user_id}))  # audit; state is in meta
         self._save_soon(t)
 
-    def saving(self) -> list[asyncio.Task[None]]:
-        """Bookkeeping saves on their way."""
-        return [task for task in self._flushers.values() if not task.done()]
-
     def _save_soon(self, t: LiveTable) -> None:
-        """Persist message ids and DM failures soon, under the lock, coalescing requests."""
-        task = self._flushers.get(t.id)
-        if task is not None and not task.done():
+        """Persist message ids and DM failures soon, in the table's inbox, coalescing requests."""
+        if t.bookkeeping_due:
             return
-        self._flushers[t.id] = asyncio.get_running_loop().create_task(self._save(t))
+        t.bookkeeping_due = True
 
-    async def _save(self, t: LiveTable) -> None:
-        try:
-            async with t.lock:
-                if self._flushers.get(t.id) is asyncio.current_task():
-                    del self._flushers[t.id]
-                if not t.status.active:
-                    return
-                await self.ledger.commit(t, None, [], moved=False)
-        except Exception:
-            log.exception("could not save bookkeeping of table %s", t.id)
-        finally:
-            if self._flushers.get(t.id) is asyncio.current_task():
-                del self._flushers[t.id]
+        async def job() -> None:
+            if not t.bookkeeping_due or not self.holds_table(t) or not t.status.active:
+                return
+            t.bookkeeping_due = False
+            try:
+                await self._ledger.apply(t, no_change)
+            except Exception:
+                log.exception("could not save bookkeeping of table %s", t.id)
+
+        t.inbox.send(job)
 
 
 def _seat_view(t: LiveTable, seat: int) -> PlayerView:

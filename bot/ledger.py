@@ -1,8 +1,10 @@
 """Committing a table to the store: its row, its action-log row and, at the end, its result.
 
-Every change to a table goes through `Ledger.commit` before anyone is told of it
-(docs/architecture.md section 4): the row carries the deadline of the turn that follows, so
-timers survive a restart.
+Every change to a table goes through `Ledger.apply` before anyone is told of it
+(docs/architecture.md section 4): it runs the change, commits it with its log row, and puts the
+table back when the save did not land. The row carries the deadline of the turn that follows,
+so timers survive a restart. Only the table's runner (bot/runner.py) calls it, from the
+table's inbox, so no two changes of one table ever interleave.
 
 A write may land although its caller never hears so (the store finishes a write whose caller
 was cancelled; a connection may drop after the commit): such a write is "may have landed", never
@@ -16,14 +18,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
 from bot.clock import Clock
 from bot.config import ServiceConfig
+from bot.errors import TableError
 from bot.events import Event, GameOver, RatingChange, Standing
 from bot.models import TableStatus
+from bot.moves import LOG_NAMES
 from bot.table import LiveTable
 from data import Action, FinishedGame, Store, StoreError, TableRecord
 from data import RatingChange as StoredRatingChange
@@ -34,21 +38,63 @@ from engine import Phase
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+Change = Callable[[LiveTable, list[Event]], Action | None]
+"""A change to a table: checks it (TableError refuses, changing nothing), makes it, appends
+what happened to the events, and returns its action-log row (None: bookkeeping only)."""
+
+TURN_ACTIONS = frozenset({"deal", *LOG_NAMES.values()})
+"""Logged actions that start a new turn (a new deadline): the deal and every move."""
+
+
+def no_change(t: LiveTable, events: list[Event]) -> None:
+    """Bookkeeping already made in memory (message ids, closed DMs): only save it."""
+
 
 class Ledger:
-    """Writes tables to the store (see the module docstring). Callers hold the table's lock."""
+    """Writes tables to the store (see the module docstring); called from the table's inbox."""
 
     def __init__(self, store: Store, config: ServiceConfig, clock: Clock) -> None:
         self.store = store
         self.config = config
         self.clock = clock
 
-    async def commit(
-        self, t: LiveTable, action: Action | None, events: list[Event], *, moved: bool
-    ) -> None:
+    async def apply(self, t: LiveTable, change: Change) -> list[Event]:
+        """The one way a table changes: run `change`, commit what it did, and return its
+        events (to publish). A refusal (TableError) changes nothing. When the save fails the
+        table is put back as it was and the error raised, unless the write landed all the
+        same ("may have landed"): then the change stands. Cancelled while saving (the service
+        closing), a change that landed waits in `t.unpublished` for the next publish."""
+        events: list[Event] = []
+        memento, saves = t.memento(), t.saves
+        try:
+            action = change(t, events)
+        except TableError:
+            t.restore(memento, game=False)  # refusals come before any change to the game
+            raise
+        except BaseException:
+            t.restore(memento)
+            raise
+        try:
+            await self._commit(t, action, events)
+        except asyncio.CancelledError:
+            if t.saves == saves:
+                t.restore(memento)
+            else:  # committed: told with the next publish
+                t.unpublished.extend(events)
+            raise
+        except BaseException:
+            if t.saves == saves:
+                t.restore(memento)
+                raise
+            # a failure after the write landed: the change stands, as if all went well
+        return events
+
+    async def _commit(self, t: LiveTable, action: Action | None, events: list[Event]) -> None:
         """Save the table and its action in one transaction, with the deadline of the turn
         that follows; a game that just ended is recorded (results, ratings) in that same
         transaction. Waiting bookkeeping rows go with it."""
+        moved = action is not None and action.action in TURN_ACTIONS
+        t.last_moved = moved
         if action is not None:
             t.moves += 1  # a computer deciding meanwhile must plan again
         game = t.game
@@ -79,21 +125,24 @@ class Ledger:
             t.pending_log = pending  # the rest waits for the next save
             self._saved(t, record, 1)
             raise
-        for name, payload in pending:
-            await self.store.save_table(record, Action(name, payload=payload))
-        t.pending_log = []
-        self._saved(t, record, 1 + len(pending))
+        self._saved(t, record, 1)  # it stands, whatever happens to the rows waiting after it
+        t.pending_log = pending
+        if not t.status.active:
+            # A closing row is the table's last: the store refuses any row after it, and the
+            # waiting ones are only an audit trail (their state is in the row's meta).
+            t.pending_log = []
+            return
+        while t.pending_log:
+            name, payload = t.pending_log[0]
+            await self.store.save_table(replace(record, saves=t.saves),
+                                        Action(name, payload=payload))
+            t.pending_log.pop(0)
+            t.saves += 1
 
     @staticmethod
     def _saved(t: LiveTable, record: TableRecord, saves: int) -> None:
         t.saves += saves
         t.saved_game_json = record.snapshot_json
-
-    @staticmethod
-    def landed(t: LiveTable, saves_before: int) -> bool:
-        """After `commit` raised: True when its write landed all the same (keep the move, tell
-        it later), False when it did not (undo it)."""
-        return t.saves != saves_before
 
     async def _save(self, record: TableRecord, action: Action | None) -> None:
         """store.save_table; when the caller is cancelled, wait for the write's outcome (the
@@ -198,4 +247,4 @@ async def _outlive_cancel(call: Awaitable[T]) -> T:
         raise
 
 
-__all__ = ["Ledger"]
+__all__ = ["TURN_ACTIONS", "Change", "Ledger", "no_change"]

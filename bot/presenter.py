@@ -64,6 +64,33 @@ class NullPresenter:
         """Nothing is held."""
 
 
+class PresenterSlot:
+    """The presenter the service publishes to: whichever the loaded extension attached (none:
+    nothing is shown). The service is built once, in setup_hook; the extension that renders
+    attaches its presenter when it loads and detaches it when it unloads, so it can be
+    reloaded while the tables play on."""
+
+    def __init__(self) -> None:
+        self.current: Presenter = NullPresenter()
+
+    def attach(self, presenter: Presenter) -> None:
+        """Publish to `presenter` from now on."""
+        self.current = presenter
+
+    def detach(self, presenter: Presenter) -> None:
+        """Stop publishing to `presenter` (if it is the one attached)."""
+        if self.current is presenter:
+            self.current = NullPresenter()
+
+    async def publish(self, table: TableView, events: list[Event]) -> None:
+        """Hand on to the attached presenter."""
+        await self.current.publish(table, events)
+
+    async def close(self) -> None:
+        """Let the attached presenter deliver what it holds."""
+        await self.current.close()
+
+
 class RecordingPresenter:
     """Keeps every publish as (view, events): for tests and tools."""
 
@@ -93,4 +120,4 @@ class RecordingPresenter:
         self.published.clear()
 
 
-__all__ = ["NullPresenter", "Presenter", "RecordingPresenter", "TableReads"]
+__all__ = ["NullPresenter", "Presenter", "PresenterSlot", "RecordingPresenter", "TableReads"]

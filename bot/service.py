@@ -1,9 +1,10 @@
 """The table service: every Oh Hell table the bot hosts, one per channel or thread.
 
-It speaks ids and engine values only. Each action runs under its table's asyncio.Lock:
-check it (the engine refuses illegal moves without changing the game), commit it to the
-store together with its action-log row, and only then publish the events to the presenter.
-A refusal raises TableError with a sentence for the player and changes nothing.
+It speaks ids and engine values only. Each action is a change run by the table's runner, in
+the table's inbox (one at a time, in order, no lock): check it (the engine refuses illegal
+moves without changing the game), commit it to the store together with its action-log row,
+and only then publish the events to the presenter. A refusal raises TableError with a
+sentence for the player and changes nothing.
 
 Computer seats think in an executor (never on the event loop) and a run of computer moves is
 published as one batch. A person who does not act in time gets a warning at half time, then
@@ -12,10 +13,11 @@ the `medium` computer moves for them; after two timeouts in a row it keeps playi
 
 Where things live (each a class with its collaborators passed in, built here in order):
 bot/directory.py the tables, their reads and the presenter's bookkeeping (TableDirectory);
-bot/ledger.py the commits (Ledger); bot/timers.py the turn timers (TurnTimers);
-bot/computer_runs.py the computer players' runs (ComputerRuns); bot/turns.py what follows a
-commit (Turns: whose turn, timer, computers, publish); bot/moves.py a move on the engine and in
-the log; bot/table.py a table's live state and its store row. This module has the public API.
+bot/ledger.py the one commit operation (Ledger.apply); bot/timers.py the turn timers
+(TurnTimers); bot/computer_runs.py the computer players' runs (ComputerRuns); bot/runner.py
+the owner of every change (TableRunner: inbox, commit, whose turn, publish); bot/inbox.py a
+table's serial inbox; bot/moves.py a move on the engine and in the log; bot/table.py a
+table's live state and its store row. This module has the public API.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from bot import computer
@@ -47,13 +49,16 @@ from bot.events import (
 )
 from bot.guard import Guard, step_letter
 from bot.hints import HintDesk
+from bot.ledger import Change, Ledger
 from bot.models import TableOptions, TableStatus, TableView
-from bot.moves import perform, replay, sentence
+from bot.moves import perform, replay
 from bot.narrate import hand_dealt
+from bot.outages import Outages
 from bot.presenter import Presenter
+from bot.runner import TableRunner
+from bot.scheduler import Scheduler
 from bot.table import LiveSeat, LiveTable
 from bot.timers import TurnTimers
-from bot.turns import Turns
 from data import Action, ChannelBusy, LoadedTables, Store, StoreError, TableRecord
 from data import Seat as StoredSeat
 from data import TableStatus as StoredStatus
@@ -102,23 +107,22 @@ class TableService:
         clock: Clock | None = None,
         decide: computer.Decide | None = None,
         directory: TableDirectory | None = None,
+        ledger: Ledger | None = None,
+        scheduler: Scheduler | None = None,
     ) -> None:
         """`store`: an open data.Store. `presenter`: built before the service (a presenter that
-        reads hands is built on `directory`, which is then passed here). `executor`: where
-        computer players think (default: a one-thread pool owned by the service). `clock`:
-        time source (tests pass ManualClock). `decide`: the computer's decision function
-        (default bot.computer.decide; it must be picklable when the executor is a process pool).
+        reads hands is built on `directory`, which is then passed here, with the `ledger` it
+        was built on, and the `scheduler` it keeps its moments in). `executor`: where computer
+        players think (default: a one-thread pool owned by the service). `clock`: time source
+        (tests pass ManualClock). `decide`: the computer's decision function (default
+        bot.computer.decide; it must be picklable when the executor is a process pool).
         """
         self.store = store
         self.presenter = presenter
-        if directory is not None:
-            config, clock = directory.ledger.config, directory.ledger.clock
-            if directory.ledger.store is not store:
-                raise ValueError("the directory writes to another store")
         self.config = config or ServiceConfig()
         self.clock: Clock = clock or SystemClock()
-        self.directory = directory or TableDirectory(store, self.config, self.clock)
-        self._ledger = self.directory.ledger
+        self._ledger = ledger or Ledger(store, self.config, self.clock)
+        self.directory = directory or TableDirectory(self._ledger)
         self._own_executor = executor is None
         self._executor: Executor = executor or ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="ohhell-computer"
@@ -126,13 +130,15 @@ class TableService:
         self.hint_desk = HintDesk(  # hints think apart from the computers (bot/hints.py)
             self.config, self.clock, processes=isinstance(self._executor, ProcessPoolExecutor)
         )
-        self._timers = TurnTimers(self.clock)
+        self.scheduler = scheduler or Scheduler(self.clock)
+        """The process's one clock for deadlines (turn timers here, notifications in cogs/)."""
+        self._timers = TurnTimers(self.scheduler)
         self._computers = ComputerRuns(
-            self._ledger, self.config, self.clock, self._executor, decide or computer.decide
+            self.config, self.clock, self._executor, decide or computer.decide
         )
-        self._turns = Turns(self.directory, presenter, self._timers, self._computers, self.config)
-        self._paused_at: datetime | None = None  # when the gateway was lost, while it is
-        self._guild_outages: dict[int, datetime] = {}  # unavailable server -> since when
+        self._runner = TableRunner(self.directory, self._ledger, presenter, self._timers,
+                                   self._computers, self.config, self.scheduler)
+        self._outages = Outages(self.directory, self._timers, self._runner, self.clock)
 
     # ---- reads (synchronous, lock-free: safe inside publish) ----------------------------------
 
@@ -233,9 +239,8 @@ class TableService:
             turn_timeout=self._timeout_of(options),
         )
         self.directory.add(t)
-        async with t.lock:
-            opened = TableOpened(table_id=t.id, host_id=host_id, invited=tuple(invited))
-            await self._turns.publish(t, [opened])
+        await self._runner.tell(t, [TableOpened(table_id=t.id, host_id=host_id,
+                                                invited=tuple(invited))])
         return t.view()
 
     async def rematch(
@@ -345,7 +350,7 @@ class TableService:
             events.append(hand_dealt(game))
             return Action("deal", user_id=user_id, payload={"seed": seed, "players": players})
 
-        return await self._act(table_id, act, moved=True)
+        return await self._act(table_id, act)
 
     # ---- hints ---------------------------------------------------------------------------------
 
@@ -388,7 +393,7 @@ class TableService:
             events.extend(told)
             return action
 
-        return await self._act(table_id, act, moved=True)
+        return await self._act(table_id, act)
 
     async def bid(
         self, table_id: int, user_id: int, tricks: int, hand_number: int | None = None
@@ -397,47 +402,27 @@ class TableService:
         return await self.act(table_id, user_id, Bid(tricks), _hand_guard(hand_number))
 
     async def play(
-        self, table_id: int, user_id: int, card: Card | str, hand_number: int | None = None
+        self, table_id: int, user_id: int, card: Card, hand_number: int | None = None
     ) -> TableView:
-        """Play a card (a Card, or text like "10h", "TH", "10♥"); a door onto `act`."""
-        return await self.act(table_id, user_id, Play(_card(card)), _hand_guard(hand_number))
+        """Play a card; a door onto `act`."""
+        return await self.act(table_id, user_id, Play(card), _hand_guard(hand_number))
 
     async def choose_trump(
-        self, table_id: int, user_id: int, suit: Suit | str, hand_number: int | None = None
+        self, table_id: int, user_id: int, suit: Suit, hand_number: int | None = None
     ) -> TableView:
-        """The dealer names trump (variant phase); `suit` a Suit or a letter/name/symbol."""
-        if isinstance(suit, str):
-            try:
-                suit = Suit.parse(suit)
-            except ValueError as err:
-                raise TableError(sentence(str(err))) from None
+        """The dealer names trump (variant phase); a door onto `act`."""
         return await self.act(table_id, user_id, NameTrump(suit), _hand_guard(hand_number))
 
     async def discard(
         self,
         table_id: int,
         user_id: int,
-        cards: Sequence[Card | str],
+        cards: Sequence[Card],
         hand_number: int | None = None,
     ) -> TableView:
         """Discard face down (variant phase); a door onto `act`."""
-        move = Discard(tuple(_card(card) for card in cards))
+        move = Discard(tuple(cards))
         return await self.act(table_id, user_id, move, _hand_guard(hand_number))
-
-    async def take_back(self, table_id: int, user_id: int) -> TableView:
-        """A person on autopilot takes their seat back (bidding or playing does it too)."""
-
-        def act(t: LiveTable, events: list[Event]) -> Action | None:
-            seat = self._need_seat(t, user_id)
-            s = t.seats[seat]
-            if not s.autopilot:
-                raise TableError("You are already playing your own seat.")
-            s.autopilot = False
-            s.timeouts = 0
-            events.append(SeatAutopiloted(seat, False))
-            return Action("take_back", seat=seat, user_id=user_id)
-
-        return await self._act(table_id, act)
 
     # ---- control -------------------------------------------------------------------------------
 
@@ -485,9 +470,7 @@ class TableService:
         """The bot was removed from the server (not an outage): every table of it ends as in
         `channel_gone`. Returns the tables ended."""
         ended = []
-        if self._guild_outages.pop(guild_id, None) is not None:
-            self._timers.resume({v.table_id for v in self.directory.tables()
-                                 if v.guild_id == guild_id})
+        self._outages.server_removed(guild_id)
         for view in self.directory.tables():
             if view.guild_id == guild_id:
                 await self._close_for(view.table_id, "bot removed", GONE_GUILD)
@@ -505,61 +488,23 @@ class TableService:
             await self._act(table_id, act)
         self.directory.closed_because(table_id, refusal)
 
-    # ---- the gateway connection ----------------------------------------------------------------
+    # ---- the gateway connection (bot/outages.py) ---------------------------------------------
 
     def pause_timers(self) -> None:
-        """The bot lost the gateway: no interactions arrive, so no turn may time out. Every
-        waiting turn timer stops; `resume_timers` gives the time that was left back."""
-        if self._paused_at is None:
-            self._paused_at = self.clock.now()
-            self._timers.pause()
-            log.info("gateway lost: turn timers paused")
+        """The bot lost the gateway: no interactions arrive, so no turn may time out."""
+        self._outages.gateway_lost()
 
     async def resume_timers(self) -> None:
-        """The gateway is back (resumed or reconnected): every awaited turn gets the time it
-        had left when the connection went (a turn that began during the outage, a whole
-        turn), saved and shown, and its timer runs again."""
-        paused_at, self._paused_at = self._paused_at, None
-        if paused_at is None:
-            return
-        self._timers.resume()
-        await self._give_time_back(self.directory.live(), paused_at)
+        """The gateway is back: every awaited turn gets the time it had left."""
+        await self._outages.gateway_back()
 
     def pause_guild(self, guild_id: int) -> None:
-        """A server is unavailable (a Discord outage, not a removal): its players cannot act,
-        so its tables' turn timers pause until `resume_guild`."""
-        if guild_id in self._guild_outages:
-            return
-        self._guild_outages[guild_id] = self.clock.now()
-        self._timers.pause({t.id for t in self.directory.live() if t.guild_id == guild_id})
-        log.info("server %s unavailable: its turn timers paused", guild_id)
+        """A server is unavailable (an outage, not a removal): its turn timers pause."""
+        self._outages.server_down(guild_id)
 
     async def resume_guild(self, guild_id: int) -> None:
         """The server is back: its awaited turns get the time they had left."""
-        paused_at = self._guild_outages.pop(guild_id, None)
-        if paused_at is None:
-            return
-        tables = [t for t in self.directory.live() if t.guild_id == guild_id]
-        self._timers.resume({t.id for t in tables})
-        await self._give_time_back(tables, paused_at)
-
-    async def _give_time_back(self, tables: list[LiveTable], paused_at: datetime) -> None:
-        """Each awaited turn of `tables` gets the time it had left at `paused_at` (a whole
-        turn if it began after), saved and shown, and its timer runs again."""
-        now = self.clock.now()
-        for t in tables:
-            async with t.lock:
-                if t.status is not TableStatus.PLAYING or t.deadline is None:
-                    continue
-                left = min(float(t.turn_timeout), (t.deadline - paused_at).total_seconds())
-                t.deadline = now + timedelta(seconds=max(0.0, left))
-                try:
-                    await self._ledger.commit(t, None, [], moved=False)
-                except Exception:
-                    log.exception("could not save the new deadline of table %s", t.id)
-                await self._turns.follow(t, [], moved=True)
-        log.info("%d tables got back the turn time of a %.0f s outage", len(tables),
-                 (now - paused_at).total_seconds())
+        await self._outages.server_back(guild_id)
 
     # ---- presenter bookkeeping (synchronous; persisted soon after, safe inside publish) ---------
 
@@ -615,14 +560,9 @@ class TableService:
             report.resumed.append(t.id)
             if t.status is TableStatus.PLAYING and t.game is not None:
                 if t.game.phase is Phase.GAME_OVER:
-                    async with t.lock:
-                        events: list[Event] = []
-                        await self._ledger.finish(t, events, None)
-                        self._turns.disarm(t)
-                        await self._turns.publish(t, events)
-                        self._turns.forget_if_closed(t)
+                    await self._runner.finish_found_over(t)
                     continue
-                await self._turns.resume(t, self.clock.now())
+                await self._runner.resume(t, self.clock.now())
         return report
 
     async def hand_over(self, table_ids: Sequence[int]) -> None:
@@ -632,10 +572,7 @@ class TableService:
         for table_id in table_ids:
             if not self.directory.holds(table_id):
                 continue
-            t = self.directory.get(table_id)
-            async with t.lock:
-                self._turns.disarm(t)
-                self.directory.remove(t)
+            await self._runner.hand_over(self.directory.get(table_id))
 
     async def _rebuild(self, record: TableRecord) -> LiveTable:
         """A LiveTable from its row: options and DM failures come from the row's meta."""
@@ -694,13 +631,15 @@ class TableService:
         return replace(record, meta=meta)
 
     async def wait_idle(self) -> None:
-        """Wait until no computer move or bookkeeping save is pending (tests, the terminal).
+        """Wait until no change, computer move or bookkeeping save is pending (tests, the
+        terminal).
 
         Tasks waiting on the clock (turn timers, the computers' pacing delay) count as idle;
         once the clock wakes them, their work is waited for.
         """
         while True:
-            busy = [*self._computers.working(), *self.directory.saving()]
+            busy = [*self._computers.working(), *(t.inbox.draining for t in self.directory.live()
+                                                  if t.inbox.draining is not None)]
             if busy:
                 # Re-check often: a busy task may go to sleep on the clock (then it is idle).
                 await asyncio.wait(busy, timeout=0.01, return_when=asyncio.FIRST_COMPLETED)
@@ -712,28 +651,29 @@ class TableService:
     async def close(self) -> None:
         """Stop timers and computer tasks; publish committed moves not told yet (a computer
         run stopped between its commits and its publish) and let the presenter deliver what it
-        holds, so a restart shows every committed move; wait for pending bookkeeping saves;
+        holds, so a restart shows every committed move; wait for the changes on their way;
         shut down an executor the service created (not one passed in). The store is the
         caller's."""
         await self._timers.close()
         await self._computers.close()
+        await self.scheduler.close()
+        await self._drain()  # a change that started ends (it may be a commit on its way)
         for t in self.directory.live():
-            if t.unpublished:
-                async with t.lock:
-                    events: list[Event] = []
-                    if t.status.active:
-                        await self._turns.settle(t, events, moved=True)  # whose turn it is now
-                    await self._turns.publish(t, events)
+            await self._runner.publish_committed(t)
         try:
             await self.presenter.close()
         except Exception:
             log.exception("the presenter failed to deliver its last updates")
-        saving = self.directory.saving()
-        if saving:
-            await asyncio.gather(*saving, return_exceptions=True)
+        await self._drain()  # bookkeeping saves of the last deliveries
         if self._own_executor:
             self._executor.shutdown(wait=False, cancel_futures=True)
         self.hint_desk.close()
+
+    async def _drain(self) -> None:
+        """Wait until every table's inbox is empty."""
+        while draining := [t.inbox.draining for t in self.directory.live()
+                           if t.inbox.draining is not None]:
+            await asyncio.gather(*draining, return_exceptions=True)
 
     # ---- the action discipline -----------------------------------------------------------------
 
@@ -745,40 +685,10 @@ class TableService:
             return options.turn_timeout
         return self.config.default_turn_timeout
 
-    async def _act(
-        self,
-        table_id: int,
-        act: Callable[[LiveTable, list[Event]], Action | None],
-        *,
-        moved: bool = False,
-    ) -> TableView:
-        """Run `act` under the lock, commit, then publish; undo everything if the save fails."""
-        t = self._get(table_id)
-        async with t.lock:
-            if not t.status.active:
-                raise TableError("This table is closed: the game is over or was ended.")
-            events: list[Event] = []
-            memento, saves = t.memento(), t.saves
-            try:
-                action = act(t, events)
-            except TableError:
-                t.restore(memento, game=False)  # refusals come before any change to the game
-                raise
-            try:
-                await self._ledger.commit(t, action, events, moved=moved)
-            except asyncio.CancelledError:
-                if not self._ledger.landed(t, saves):
-                    t.restore(memento)
-                else:  # committed: told with the next publish
-                    t.unpublished.extend(events)
-                raise
-            except BaseException:
-                if not self._ledger.landed(t, saves):
-                    t.restore(memento)
-                    raise
-                # a failure after the write landed: the action stands, as if all went well
-            await self._turns.follow(t, events, moved=moved)
-            return t.view()
+    async def _act(self, table_id: int, change: Change) -> TableView:
+        """Run `change` through the table's runner: in its inbox, committed, then published;
+        undone if the save fails."""
+        return await self._runner.change(self._get(table_id), change)
 
     # ---- seats ---------------------------------------------------------------------------------
 
@@ -871,15 +781,6 @@ _NOT_NOW: dict[type[Move] | None, str] = {
     NameTrump: "The dealer is choosing trump now.",
     Discard: "It is time to discard.",
 }
-
-
-def _card(card: Card | str) -> Card:
-    if isinstance(card, Card):
-        return card
-    try:
-        return Card.parse(card)
-    except ValueError as err:
-        raise TableError(sentence(str(err))) from None
 
 
 def _hand_guard(hand_number: int | None) -> Guard | None:

@@ -1,17 +1,17 @@
 """A table's live state inside the service, and its conversion to and from store rows.
 
-Only the service touches these (under the table's lock); presenters get frozen TableViews.
+Only the service touches these (from the table's inbox); presenters get frozen TableViews.
 """
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from bot.events import Event
 from bot.guard import Guard
+from bot.inbox import Inbox
 from bot.models import SeatView, TableOptions, TableStatus, TableView
 from data import Seat as StoredSeat
 from data import TableRecord
@@ -94,7 +94,14 @@ class LiveTable:
     turn_timeout: int = 0
     saved_game_json: str | None = None
     """The snapshot last committed: a failed save puts the game back to it."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    last_moved: bool = False
+    """The last commit was a move or the deal (a new turn to announce)."""
+    computer_retry: float = 0.0
+    """Seconds the last retry of a computer move that failed to save waited (0: none)."""
+    bookkeeping_due: bool = False
+    """Bookkeeping made in memory waits for its save (one job in the inbox at a time)."""
+    inbox: Inbox = field(default_factory=Inbox)
+    """Every change to this table runs here, in order (bot/runner.py)."""
     pending_log: list[tuple[str, dict[str, object]]] = field(default_factory=list)
     """Bookkeeping actions (dm_failed...) waiting for the next save."""
 

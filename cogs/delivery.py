@@ -417,11 +417,10 @@ class Delivery:
                     shown: int | None = None) -> int | None:
         """Edit a message unless it shows this very body already (`shown`, its fingerprint);
         returns the fingerprint of what it shows now, or None when the edit was skipped."""
-        state = self.bot._connection
         params = handle_message_parameters(
             content=body.content, embed=body.embed, view=body.view,
             attachments=body.discord_files() if body.files else MISSING,
-            previous_allowed_mentions=state.allowed_mentions)
+            previous_allowed_mentions=self.bot.allowed_mentions)
         with params:
             fingerprint = _fingerprint(_payload_of(params))
             if fingerprint == shown:
@@ -433,12 +432,11 @@ class Delivery:
 
     async def _post(self, channel_id: int, body: render.Render) -> tuple[int, int]:
         """Post a message; returns its id and the fingerprint of its body."""
-        state = self.bot._connection
         params = handle_message_parameters(
             content=body.content or MISSING, embed=body.embed,
             view=body.view if body.view is not None else MISSING,
             files=body.discord_files() if body.files else MISSING,
-            allowed_mentions=state.allowed_mentions)
+            allowed_mentions=self.bot.allowed_mentions)
         with params:
             data = await self.bot.http.send_message(channel_id, params=params)
             fingerprint = _fingerprint(_payload_of(params))

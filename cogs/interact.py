@@ -22,6 +22,8 @@ from typing import Any
 
 import discord
 
+from bot.inbox import acting_task
+
 DEFER_AFTER = 2.0
 """Seconds to wait for the service before deferring (Discord's deadline is 3 s)."""
 
@@ -125,7 +127,7 @@ def current_acting(table_id: int) -> Acting | None:
     """
     ref = ACTING.get()
     acting = ref.acting if ref is not None else None
-    if acting is None or acting.task is not asyncio.current_task():
+    if acting is None or acting.task is not acting_task():
         return None
     if acting.table_id is not None and acting.table_id != table_id:
         return None

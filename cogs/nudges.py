@@ -11,6 +11,7 @@ same way. Each person keeps at most one nudge: it is deleted when they act (or t
 otherwise) and when the next one goes out, so neither DMs nor the channel fill up. A person whose
 DMs are closed is mentioned in the channel instead.
 
+Their moments are kept in the process's one scheduler (bot/scheduler.py), with the turn timers.
 Best effort: a nudge that Discord refuses is logged and dropped (the game never waits on it).
 After a restart, a turn already in progress (TurnResumed) gets its nudge too, `after` seconds
 from when the turn began (at once if that moment passed while the bot was down), or from the
@@ -22,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -45,6 +45,7 @@ from bot.events import (
 )
 from bot.models import TableView
 from bot.records import Records
+from bot.scheduler import Scheduler
 from cogs import render
 
 log = logging.getLogger(__name__)
@@ -104,23 +105,20 @@ class Nudger:
 
     def __init__(self, bot: discord.Client, clock: Clock, *, after: float = NUDGE_AFTER,
                  preference: Preference = always_dm,
-                 dm_channel: Callable[[int], Awaitable[int]] | None = None) -> None:
+                 dm_channel: Callable[[int], Awaitable[int]] | None = None,
+                 scheduler: Scheduler | None = None) -> None:
         """`after`: grace seconds (0: no nudges, warnings still go). `dm_channel`: the DM
-        channel id of a user (the presenter's cached lookup)."""
+        channel id of a user (the presenter's cached lookup). `scheduler`: the process's
+        deadlines (the table service's; default: one of its own)."""
         self.bot, self.clock, self.after = bot, clock, after
+        self._scheduler = scheduler or Scheduler(clock)
         self.preference = preference
         self._dm_channel = dm_channel
         self._turns: dict[int, dict[int, Turn]] = {}  # table id -> user id -> their turn
         self._posted: dict[tuple[int, int], Posted] = {}  # (table, user) -> the nudge shown
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        # Turns in the order their nudges fall due (the same grace for all: arrival order),
-        # served by one task, not a task per turn: a turn that ends is only marked, and its
-        # entry dropped when its moment comes (cancelled tasks would leave cyclic garbage).
-        self._due: deque[Turn] = deque()
         self._closed = False
-        self._wake = asyncio.Event()
-        self._scheduler: asyncio.Task[None] | None = None
 
     # ---- what happened ------------------------------------------------------------------------
 
@@ -175,22 +173,16 @@ class Nudger:
             self._end(tid, uid)
 
     def _schedule(self, turn: Turn) -> None:
-        """Queue the turn by its moment: a new turn's comes last (the same grace for all, so
-        this is one step); only a resumed turn, which began earlier, goes further forward."""
+        """Nudge the turn at its moment (a deadline in the scheduler, not a task)."""
         assert turn.due is not None
-        i = len(self._due)
-        while i > 0 and (self._due[i - 1].due or turn.due) > turn.due:
-            i -= 1
-        self._due.insert(i, turn)
-        running = self._scheduler is not None and not self._scheduler.done()
-        if i == 0 and len(self._due) > 1 and running:
-            # it sleeps until the old first moment: start it again on this earlier one
-            assert self._scheduler is not None
-            self._scheduler.cancel()
-            running = False
-        self._wake.set()
-        if not running:
-            self._scheduler = self._spawn(self._serve())
+        self._scheduler.at(("nudge", turn.table_id, turn.user_id), turn.due,
+                           lambda: self._due_now(turn))
+
+    def _due_now(self, turn: Turn) -> None:
+        """The turn's moment came: nudge the person if it still waits on them."""
+        if not (turn.ended or turn.warned or self._closed):
+            self._spawn(self._send(turn, render.turn_nudge(turn.view, turn.user_id,
+                                                           turn.awaits)))
 
     def _end(self, table_id: int, user_id: int | None) -> None:
         """The person's turn is over (they acted, a computer moved, they left): no nudge for
@@ -202,6 +194,7 @@ class Nudger:
         turn = turns.pop(user_id, None) if turns is not None else None
         if turn is not None:
             turn.ended = True
+            self._scheduler.cancel(("nudge", table_id, user_id))
         if turns is not None and not turns:
             del self._turns[table_id]
         if key in self._posted:
@@ -219,21 +212,6 @@ class Nudger:
         self._spawn(self._send(turn, render.warning_nudge(view, sv.user_id, deadline)))
 
     # ---- delivery ------------------------------------------------------------------------------
-
-    async def _serve(self) -> None:
-        """Nudge each turn whose moment came and that is still waiting on its person."""
-        while not self._closed:
-            if not self._due:
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            turn = self._due[0]
-            if not turn.ended and turn.due is not None:
-                await self.clock.sleep_until(turn.due)
-            self._due.popleft()
-            if not (turn.ended or turn.warned or self._closed):
-                self._spawn(self._send(turn, render.turn_nudge(turn.view, turn.user_id,
-                                                               turn.awaits)))
 
     async def _send(self, turn: Turn, text: render.NudgeText) -> None:
         """Post the nudge the person chose (replacing the one they have); if their turn
@@ -320,8 +298,9 @@ class Nudger:
     async def close(self) -> None:
         """Stop the nudge schedule; let nudges on their way finish."""
         self._closed = True
-        if self._scheduler is not None:
-            self._scheduler.cancel()
+        for table_id, turns in self._turns.items():
+            for user_id in turns:
+                self._scheduler.cancel(("nudge", table_id, user_id))
         with contextlib.suppress(Exception):
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 

@@ -593,22 +593,34 @@ def _played(move: Play, before: TableView, after: TableView) -> str:
 
 
 async def setup(bot: commands.Bot) -> None:
-    """Extension entry point: build the Discord presenter on the bot's tables, start the table
-    service with it, add the cog and register the dynamic controls (so old buttons work after
-    a restart)."""
+    """Extension entry point: build the Discord presenter on the bot's tables, attach it to the
+    table service (built in setup_hook), add the cog and register the dynamic controls (so old
+    buttons work after a restart)."""
     if not isinstance(bot, OhHellBot):
         raise TypeError("the Oh Hell cog runs on bot.client.OhHellBot")
     settings = bot.settings
     directory = bot.directory
     presenter = DiscordPresenter(
-        bot, directory, directory.ledger.clock,
+        bot, directory, bot.service_clock,
         edit_interval=settings.table_edit_interval,
         computer_hold=settings.computer_delay + COMPUTER_HOLD_SLACK,
         nudge_after=settings.turn_nudge_after, preference=stored_preference(bot.store),
-        executor=bot.executor)
-    service = bot.open_tables(presenter)
+        executor=bot.executor, scheduler=bot.scheduler)
+    service = bot.attach_presenter(presenter)
     presenter.channel_gone = service.channel_gone
     await bot.add_cog(OhHell(bot, service, bot.store, presenter))
     await bot.add_cog(Gateway(service))
     bot.add_dynamic_items(*views.DYNAMIC_ITEMS)
-    await bot.load_extension("cogs.history")  # history, replay, export, learn, forget
+
+
+async def teardown(bot: commands.Bot) -> None:
+    """Extension exit (unload or reload): the presenter leaves the service, delivering what it
+    holds first; the tables play on, shown again by the presenter of the next load."""
+    bot.remove_dynamic_items(*views.DYNAMIC_ITEMS)
+    await bot.remove_cog(Gateway.__cog_name__)  # from another module: not removed for us
+    if not isinstance(bot, OhHellBot) or bot.presenter is None:
+        return
+    presenter = bot.presenter
+    bot.detach_presenter(presenter)
+    if not bot.closing:  # closing, the service's close has delivered it already
+        await presenter.close()

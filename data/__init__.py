@@ -22,8 +22,7 @@ Knows rows and engine types, never Discord. The bot uses only what is exported h
 Modules: connection (opening, pragmas, migrations), tables (tables in progress, action log),
 results (finished games, ratings), history (finished games looked back at; forgetting a
 person), stats (leaderboards), settings (server settings), store (the facade with the single
-write path), worker (the thread that owns a connection and runs each
-transaction whole, so a save wakes the event loop once), errors.
+write path), errors.
 """
 
 from data.connection import DatabaseAddress, parse_address

@@ -10,5 +10,5 @@ loaded: list[Any] = []
 
 
 async def setup(bot: Any) -> None:
-    bot.open_tables(RecordingPresenter())
+    bot.attach_presenter(RecordingPresenter())
     loaded.append(bot)

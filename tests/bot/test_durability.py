@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from bot.errors import TableError
 from bot.presenter import RecordingPresenter
 from bot.service import ServiceConfig, TableService
 from data import Store, StoreError
@@ -42,8 +43,8 @@ async def test_failed_save_undoes_the_move(store: Store) -> None:
         hand = service.hand_view(tid, HOST)
         published = len(presenter.published)
         failing.fail_next = True
-        with pytest.raises(StoreError):
-            await move(service, tid, HOST)
+        with pytest.raises(TableError, match="could not be saved just now, so nothing changed"):
+            await move(service, tid, HOST)  # told in words (issue 23)
         assert service.table(tid) == before
         assert service.hand_view(tid, HOST) == hand
         assert len(presenter.published) == published  # nothing was announced

@@ -112,12 +112,9 @@ async def test_refusals_change_nothing(service: TableService, store: Store) -> N
     await refused(service.bid(tid, BOB, 1, hand), "not in this game")
     await refused(service.bid(tid, person, 9, hand), "Bids go from 0 to 4")
     await refused(service.bid(tid, person, 1, hand + 1), "That was for hand")
-    await refused(service.play(tid, person, "AS", hand), "time to bid")
+    await refused(service.play(tid, person, Card.parse("AS"), hand), "time to bid")
     await refused(service.join(tid, BOB, "Bob"), "already started")
     await refused(service.deal(tid, HOST), "already started")
-    await refused(service.take_back(tid, person), "already playing")
-    with pytest.raises(TableError, match="not a card"):
-        await service.play(tid, person, "zz", hand)
 
     # play until a person must follow suit, then try a card of another suit
     for _ in range(200):

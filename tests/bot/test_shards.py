@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pytest
 
 from bot.clock import ManualClock
+from bot.errors import TableError
 from bot.models import TableOptions, TableView
 from bot.presenter import RecordingPresenter
 from bot.service import ServiceConfig, TableService
@@ -157,10 +158,12 @@ async def test_a_dead_process_tables_go_on_in_the_other_with_no_move_lost_or_dou
     assert b.service.table(table) == last_seen_by_a
     assert await b.store.table_owner(table) == "process-b"
 
-    # a wakes up (it had only stalled) and tries to go on: refused, nothing written.
-    with pytest.raises(Exception, match="another process"):
+    # a wakes up (it had only stalled) and tries to go on: refused in words, nothing written,
+    # and a no longer holds its stale copy (issue 23)
+    with pytest.raises(TableError, match="moved to another copy of the bot"):
         await move(a.service, table, HOST)
     assert await moves_logged(b.store, table) == logged_by_a
+    assert not is_open(a.service, table)
 
     await play_to_the_end(b, table)
     await play_to_the_end(b, other)

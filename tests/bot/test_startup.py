@@ -72,7 +72,7 @@ async def test_setup_hook_opens_store_loads_cogs_and_resumes(tmp_path: Path) -> 
     try:
         assert "tests.bot.fake_cog" in bot.extensions
         assert bot.extensions["tests.bot.fake_cog"].loaded == [bot]
-        assert isinstance(bot.tables.presenter, RecordingPresenter)
+        assert isinstance(bot.presenter, RecordingPresenter)
         assert bot.resume_report is not None and bot.resume_report.resumed == [tid]
         assert bot.tables.table_for_channel(CHANNEL).table_id == tid
     finally:

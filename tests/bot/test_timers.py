@@ -114,18 +114,14 @@ async def test_person_takes_the_seat_back(
         await clock.advance(60)  # second: autopilot
         await service.wait_idle()
         assert service.table(tid).seats[0].autopilot
-        # take_back turns it off at once
-        view = await service.take_back(tid, HOST)
-        assert not view.seats[0].autopilot and view.seats[0].timeouts_in_row == 0
-        assert presenter.events(tid)[-1] == SeatAutopiloted(seat=0, on=False)
 
-        # on autopilot again, acting on one's own turn (before the computer's pacing delay
-        # runs out) takes the seat back too
+        # on autopilot, acting on one's own turn (before the computer's pacing delay runs
+        # out) takes the seat back
         await until_host_awaited()
         live = service.directory.get(tid)
         live.seats[0].autopilot = True  # the state two timeouts leave, on the host's turn
         # the computer would move after its 5 s delay
-        await service._turns.resume(live, service.clock.now())
+        await service._runner.resume(live, service.clock.now())
         me = service.hand_view(tid, HOST)
         if me.legal_bids:
             await service.bid(tid, HOST, me.legal_bids[0], me.hand_number)

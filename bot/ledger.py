@@ -78,10 +78,16 @@ class Ledger:
             t.pending_log = pending  # the rest waits for the next save
             self._saved(t, record, 1)
             raise
-        for name, payload in pending:
-            await self.store.save_table(record, Action(name, payload=payload))
-        t.pending_log = []
-        self._saved(t, record, 1 + len(pending))
+        self._saved(t, record, 1)
+        # Each waiting row is a save of its own, from the copy just saved: it carries the save
+        # counter the store holds now (the store refuses a copy that is behind).
+        t.pending_log = list(pending)
+        while t.pending_log:
+            name, payload = t.pending_log[0]
+            await self.store.save_table(replace(record, saves=t.saves),
+                                        Action(name, payload=payload))
+            self._saved(t, record, 1)
+            del t.pending_log[0]
 
     @staticmethod
     def _saved(t: LiveTable, record: TableRecord, saves: int) -> None:

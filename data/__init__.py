@@ -24,7 +24,14 @@ transaction whole, so a save wakes the event loop once), errors.
 """
 
 from data.connection import DatabaseAddress, parse_address
-from data.errors import ChannelBusy, SchemaTooNew, StoreError, TableNotFound, TableTakenOver
+from data.errors import (
+    ChannelBusy,
+    SchemaTooNew,
+    StaleTable,
+    StoreError,
+    TableNotFound,
+    TableTakenOver,
+)
 from data.results import FinishedGame, HandResultRow, RatingChange, SeatResult
 from data.settings import NOTIFY_WAYS, GuildSettings
 from data.stats import SORT_KEYS, PlayerStats
@@ -57,6 +64,7 @@ __all__ = [
     "SchemaTooNew",
     "Seat",
     "SeatResult",
+    "StaleTable",
     "Store",
     "StoreError",
     "TableNotFound",

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from data import results, settings, stats, tables
 from data.connection import DatabaseAddress, parse_address
 from data.driver import Driver, Session
-from data.errors import ChannelBusy, StoreError, TableNotFound, TableTakenOver
+from data.errors import ChannelBusy, StaleTable, StoreError, TableNotFound, TableTakenOver
 from data.results import RATING_MODEL, FinishedGame, RatingChange
 from data.settings import GuildSettings
 from data.sqlite import DEFAULT_SYNCHRONOUS, SqliteDriver, Synchronous
@@ -257,6 +257,12 @@ class Store:
         snapshot_json=game.to_json(), ...)``. Raises TableNotFound, or StoreError when the
         stored table is no longer open (finished, cancelled or broken): a closed table is never
         reopened by a late save.
+
+        table.saves is the save counter of the copy being saved: the stored counter it was read
+        at, plus one for each save of it since (the stored counter grows by one per save). When
+        the stored table was saved since (its counter is ahead), the save is refused with
+        StaleTable (a TableTakenOver: drop the copy, read the table again), so a process that
+        stalled past its lease cannot write an old game over moves made meanwhile.
         """
         sql, params = tables.save_statement(
             self._driver.dialect, table, action, self._clock(), self.owner
@@ -266,6 +272,8 @@ class Store:
         except Exception as err:
             if tables.TAKEN_OVER in str(err):
                 raise TableTakenOver(table.id) from None
+            if tables.STALE in str(err):
+                raise StaleTable(table.id) from None
             if tables.NOT_OPEN in str(err):
                 raise await self._reading(lambda s: tables.refusal(s, table.id)) from None
             raise
@@ -393,7 +401,8 @@ class Store:
         the scoresheet, totals, placings and winners, and updates the humans' running totals and
         ratings in the table's server. Returns the game id and the rating changes (empty when
         fewer than two humans played). Raises StoreError for a result that contradicts itself
-        or a table that is no longer open (so a game is never counted twice).
+        or a table that is no longer open (so a game is never counted twice); StaleTable as
+        save_table.
         """
         result.check()
         finished = replace(table, status=TableStatus.FINISHED)
@@ -406,6 +415,8 @@ class Store:
             except Exception as err:
                 if tables.TAKEN_OVER in str(err):
                     raise TableTakenOver(table.id) from err
+                if tables.STALE in str(err):
+                    raise StaleTable(table.id) from err
                 if tables.NOT_OPEN in str(err):
                     raise tables.NotOpen(table.id) from err
                 raise

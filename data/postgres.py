@@ -9,8 +9,8 @@ query at a time), and a small pool for reads. The same statements as SQLite (dat
   the table and appends the action), so one round trip and one transaction.
 - Every write runs in a task of its own, so a cancelled caller never cancels a query half way:
   the write lands (or fails) whole, as it would have.
-- Migrations run one transaction each under an advisory lock, so processes starting together
-  apply each migration once; a database written by newer code is refused before anything runs.
+- Migrations run one transaction each under a session advisory lock, so processes starting
+  together apply each migration once; a database written by newer code is refused before anything runs.
 
 synchronous: "NORMAL" (default) commits with synchronous_commit = off: a commit is in the server's
 memory when it returns, so it survives any crash of a bot process (the server holds it), and a
@@ -95,22 +95,33 @@ async def _schema_version(session: PostgresSession) -> int:
 
 
 async def apply_migrations(writer: asyncpg.Connection, label: str) -> int:
-    """Apply every pending migration, each in its own transaction under the migration lock."""
+    """Apply every pending migration, each in its own transaction, holding the migration lock
+    from before the first transaction to after the last.
+
+    The lock is the session's, taken outside any transaction, so each transaction begins once
+    the lock is held: a process that waited for it then reads the version (and the catalog)
+    that the process before it committed. Taken inside a transaction, the wait happens after the
+    transaction began, and the catalog lookup may still answer from before (schema_version
+    "missing", so it is created twice: DuplicateTableError when processes start together).
+    """
     session = PostgresSession(writer)
     known = connection.migrations("postgresql")
-    for migration in known:
-        async with writer.transaction():
-            await session.fetch("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
-            current = await _schema_version(session)
-            if current > len(known):
-                raise SchemaTooNew(label, current, len(known))
-            if current < migration.version:
-                await session.execute(migration.sql)
-                await session.execute(
-                    "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
-                    (migration.version, migration.name, time.time()),
-                )
-    return await _schema_version(session)
+    await session.fetch("SELECT pg_advisory_lock(?)", (MIGRATION_LOCK,))
+    try:
+        for migration in known:
+            async with writer.transaction():
+                current = await _schema_version(session)
+                if current > len(known):
+                    raise SchemaTooNew(label, current, len(known))
+                if current < migration.version:
+                    await session.execute(migration.sql)
+                    await session.execute(
+                        "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                        (migration.version, migration.name, time.time()),
+                    )
+        return await _schema_version(session)
+    finally:
+        await session.fetch("SELECT pg_advisory_unlock(?)", (MIGRATION_LOCK,))
 
 
 class PostgresDriver:

@@ -10,7 +10,8 @@ query at a time), and a small pool for reads. The same statements as SQLite (dat
 - Every write runs in a task of its own, so a cancelled caller never cancels a query half way:
   the write lands (or fails) whole, as it would have.
 - Migrations run one transaction each under a session advisory lock, so processes starting
-  together apply each migration once; a database written by newer code is refused before anything runs.
+  together apply each migration once; a database written by newer code is refused before
+  anything runs.
 
 synchronous: "NORMAL" (default) commits with synchronous_commit = off: a commit is in the server's
 memory when it returns, so it survives any crash of a bot process (the server holds it), and a

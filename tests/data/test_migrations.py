@@ -7,8 +7,8 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import subprocess
-import time
 import sys
+import time
 from pathlib import Path
 from typing import Any
 

@@ -26,6 +26,7 @@ transaction whole, so a save wakes the event loop once), errors.
 from data.connection import DatabaseAddress, parse_address
 from data.errors import (
     ChannelBusy,
+    DatabaseUnavailable,
     SchemaTooNew,
     StaleTable,
     StoreError,
@@ -53,6 +54,7 @@ __all__ = [
     "BrokenTable",
     "ChannelBusy",
     "DatabaseAddress",
+    "DatabaseUnavailable",
     "FinishedGame",
     "GuildSettings",
     "HandResultRow",

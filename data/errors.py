@@ -53,3 +53,10 @@ class StaleTable(TableTakenOver):
     def __init__(self, table_id: int) -> None:
         StoreError.__init__(self, f"table {table_id} was saved since this copy was read")
         self.table_id = table_id
+
+
+class DatabaseUnavailable(ConnectionError):
+    """The store cannot reach its database now (the server restarted, the connection dropped):
+    the store connects again by itself, with a backoff. Not a StoreError, not a refusal: a write
+    that raises it may or may not have landed, so its caller reads the table back (as after a
+    cancellation) rather than taking it as refused."""

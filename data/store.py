@@ -165,6 +165,13 @@ class Store:
         """"sqlite" or "postgresql"."""
         return self._driver.dialect
 
+    async def check_writes(self) -> None:
+        """Raise (DatabaseUnavailable, StoreError or the driver's error) while a write could
+        not reach the database; the health check calls it. Writes nothing. A PostgreSQL store
+        whose connection was lost connects again here, as on any write."""
+        self._check_open()
+        await self._driver.probe()
+
     async def schema_version(self) -> int:
         """The schema version of the open database."""
         rows = await self._read("SELECT MAX(version) FROM schema_version")

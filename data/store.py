@@ -317,19 +317,38 @@ class Store:
                 raise
             except Exception as err:
                 reason = f"{type(err).__name__}: {err}"[:MAX_REASON]
-                await self.mark_broken(row[0], reason)
+                try:
+                    await self.mark_broken(row[0], reason)
+                except TableTakenOver:
+                    continue  # another process drives it now: not this one's to set aside
                 broken.append(BrokenTable(tables.broken_from_row(row, reason), reason))
             else:
                 ok.append(table)
         return LoadedTables(ok=ok, broken=broken)
 
     async def mark_broken(self, table_id: int, reason: str) -> None:
-        """Set a table aside as broken (it will not be resumed again) with the reason."""
+        """Set a table aside as broken (it will not be resumed again) with the reason.
+
+        Raises TableTakenOver when another process drives the table: what this process read of
+        it may be a moment old, and the other's game goes on."""
         rows = await self._statement(
-            tables.MARK_BROKEN, (reason[:MAX_REASON], self._clock(), table_id)
+            tables.MARK_BROKEN,
+            (reason[:MAX_REASON], self._clock(), table_id, self.owner, self.owner),
         )
         if not rows:
+            if await self.get_table(table_id) is not None:
+                raise TableTakenOver(table_id)
             raise TableNotFound(table_id)
+
+    async def actions_of(self, table: TableRecord) -> list[LoggedAction]:
+        """The action log that led to this copy of the table, read after it: raises StaleTable
+        when the table was saved since the copy was read (its log may then have moved on), so
+        a log is never judged against a snapshot from another moment."""
+        log = await self.actions(table.id)
+        rows = await self._read("SELECT saves FROM game_tables WHERE id = ?", (table.id,))
+        if not rows or int(rows[0][0]) != table.saves:
+            raise StaleTable(table.id)
+        return log
 
     async def actions(self, table_id: int, after_id: int = 0) -> list[LoggedAction]:
         """A table's action log in the order it was written (empty for an unknown table)."""

@@ -349,9 +349,12 @@ async def append_action(session: Session, table_id: int, action: Action, now: fl
 
 MARK_BROKEN = (
     "UPDATE game_tables SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?"
-    " RETURNING id"
+    " AND (CAST(? AS TEXT) IS NULL OR owner IS NULL OR owner = ?) RETURNING id"
 )
-"""Set a table aside with the reason it cannot be resumed (no row back: no such table)."""
+"""Set a table aside with the reason it cannot be resumed; params (reason, now, table id,
+owner, owner). Only its owner's store (or one opened without an owner) may: a process that
+found a table wanting, while another process was driving it meanwhile, must not end the other's
+game (no row back: no such table, or another process drives it)."""
 
 GET_TABLE = f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE id = ?"
 

@@ -231,3 +231,23 @@ async def test_two_saves_from_one_copy_land_once(stores: tuple[Store, Store]) ->
     stored = await a.get_table(table.id)
     assert stored is not None and stored.snapshot_json == '{"by": 1}' and stored.saves == 1
     assert len(await a.actions(table.id)) == 1
+
+
+async def test_only_the_driving_process_may_set_a_table_aside(
+    stores: tuple[Store, Store], clock: SharedClock, database: str
+) -> None:
+    """b read a table while a drove it; what b read is a moment old (a move landed meanwhile),
+    so b's judgement that the table is damaged must not end a's game."""
+    a, b = stores
+    await a.renew_lease([0])
+    table = await open_table(a, GUILD_0, 1)
+    with pytest.raises(TableTakenOver):
+        await b.mark_broken(table.id, "the action log does not replay to the saved game")
+    stored = await a.get_table(table.id)
+    assert stored is not None and stored.is_open
+    await a.mark_broken(table.id, "damaged")
+    async with await Store.open(database, clock=clock) as admin:  # no owner: any table
+        other = await open_table(b, GUILD_1, 2)
+        await admin.mark_broken(other.id, "damaged")
+        assert (await admin.get_table(other.id)) is not None
+        assert not (await admin.get_table(other.id)).is_open  # type: ignore[union-attr]

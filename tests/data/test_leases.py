@@ -251,3 +251,18 @@ async def test_only_the_driving_process_may_set_a_table_aside(
         await admin.mark_broken(other.id, "damaged")
         assert (await admin.get_table(other.id)) is not None
         assert not (await admin.get_table(other.id)).is_open  # type: ignore[union-attr]
+
+
+async def test_a_log_is_read_with_the_copy_it_led_to(stores: tuple[Store, Store]) -> None:
+    """Resuming judges a table's snapshot against its log: a log read after the table moved on
+    (a save landed between the two reads) is refused, not compared with the older snapshot."""
+    a, _ = stores
+    table = await open_table(a, GUILD_0, 1)
+    await a.save_table(replace(table, snapshot_json='{"n": 1}'), Action("bid", payload={"n": 1}))
+    read = await a.get_table(table.id)
+    assert read is not None and len(await a.actions_of(read)) == 1
+    await a.save_table(replace(read, snapshot_json='{"n": 2}'), Action("bid", payload={"n": 2}))
+    with pytest.raises(StaleTable):
+        await a.actions_of(read)
+    fresh = await a.get_table(table.id)
+    assert fresh is not None and [x.payload["n"] for x in await a.actions_of(fresh)] == [1, 2]

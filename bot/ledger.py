@@ -1,7 +1,8 @@
 """Committing a table to the store: its row, its action-log row and, at the end, its result.
 
-Every change to a table goes through `Ledger.commit` before anyone is told of it (docs/architecture.md
-section 4): the row carries the deadline of the turn that follows, so timers survive a restart.
+Every change to a table goes through `Ledger.commit` before anyone is told of it
+(docs/architecture.md section 4): the row carries the deadline of the turn that follows, so
+timers survive a restart.
 
 A write may land although its caller never hears so (the store finishes a write whose caller
 was cancelled; a connection may drop after the commit): such a write is "may have landed", never

@@ -666,8 +666,8 @@ class TableService:
         if t.game is not None and t.game.players != len(t.seats):
             raise ValueError(f"the snapshot has {t.game.players} seats, the table {len(t.seats)}")
         if t.game is not None and record.snapshot_json is not None:
-            # The action log must tell the very game the snapshot holds (docs/architecture.md section 4):
-            # one that does not was damaged, and is set aside, not resumed.
+            # The action log must tell the very game the snapshot holds (docs/architecture.md
+            # section 4): one that does not was damaged, and is set aside, not resumed.
             rules = Rules.model_validate_json(record.rules_json)
             try:
                 told = replay(rules, await self.store.actions_of(record))

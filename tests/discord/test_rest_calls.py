@@ -1,7 +1,7 @@
 """How many REST calls an action costs, and that fewer calls never hide a move.
 
-docs/architecture.md section 6: about one REST call per player action besides the interaction response.
-The actor sees their move in the interaction response; the table message is edited at most
+docs/architecture.md section 6: about one REST call per player action besides the interaction
+response. The actor sees their move in the interaction response; the table message is edited at most
 once per TABLE_EDIT_INTERVAL (moves in between show in one trailing edit of the newest state)
 and, when computers are to answer a person's move, once for the move and the answer together;
 the next player's DM shows their controls at once; a message is never edited to what it

@@ -26,7 +26,15 @@ write path), errors.
 """
 
 from data.connection import DatabaseAddress, parse_address
-from data.errors import ChannelBusy, SchemaTooNew, StoreError, TableNotFound, TableTakenOver
+from data.errors import (
+    ChannelBusy,
+    DatabaseUnavailable,
+    SchemaTooNew,
+    StaleTable,
+    StoreError,
+    TableNotFound,
+    TableTakenOver,
+)
 from data.history import FORMER_PLAYER, Forgotten, GameSummary, HistoryPage, PlayerSeated
 from data.results import FinishedGame, HandResultRow, RatingChange, SeatResult
 from data.settings import NOTIFY_WAYS, GuildSettings
@@ -50,6 +58,7 @@ __all__ = [
     "BrokenTable",
     "ChannelBusy",
     "DatabaseAddress",
+    "DatabaseUnavailable",
     "FinishedGame",
     "Forgotten",
     "GameSummary",
@@ -65,6 +74,7 @@ __all__ = [
     "SchemaTooNew",
     "Seat",
     "SeatResult",
+    "StaleTable",
     "Store",
     "StoreError",
     "TableNotFound",

@@ -507,9 +507,9 @@ SPECIAL_TEXT: dict[str, list[str]] = {
     "blackout_jokers": [
         "All cards are dealt: none is turned.",
         "Jokers may not be led unless you hold nothing else, and not played to the first trick "
-        "unless the Ace of trumps was led to it; otherwise any time. The first joker played in "
-        "a hand is declared high (wins the trick) or low (loses); the second is the opposite. "
-        "After a led joker the first other card sets the suit.",
+        "unless the Ace of trumps was led to it (or you hold nothing else); otherwise any time. "
+        "The first joker played in a hand is declared high (wins the trick) or low (loses); the "
+        "second is the opposite. After a led joker the first other card sets the suit.",
     ],
     "super_screw": [
         "Above the Ace of trumps: the Super Joker, the Loser Joker, then the Super Trump (the "

@@ -173,9 +173,11 @@ class SpecialHand:
         """Why `card` may not be played now (a sentence naming the rule), or None."""
         wild = self.is_wild(card)
         if self.system == "blackout_jokers" and wild:
-            if not trick and any(not self.is_wild(other) for other in held):
+            # Both restrictions yield to a hand of nothing but jokers: one of them must be played.
+            only_jokers = all(self.is_wild(other) for other in held)
+            if not trick and not only_jokers:
                 return "A joker may not be led while you hold other cards."
-            if first_trick and not self._ace_of_trumps_led(trick):
+            if first_trick and not only_jokers and not self._ace_of_trumps_led(trick):
                 return (
                     "A joker may not be played to the first trick of a hand unless the Ace of "
                     "trumps was led to it."
@@ -354,7 +356,7 @@ class SpecialHand:
             return (
                 "the first played is declared high (wins the trick) or low (loses); not led "
                 "while you hold other cards, nor played to the first trick unless the Ace of "
-                "trumps was led"
+                "trumps was led or you hold nothing else"
             )
         if system == "super_screw":
             if kind == "super_joker":

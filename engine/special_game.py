@@ -55,6 +55,8 @@ class SpecialGame(Game):
             self._after_trump()
             return
         super()._trump_step(deck, dealt)
+        if self.phase is Phase.TRUMP_CHOICE:
+            self._refresh()  # the dealer names trump (dealer_picks): the cards mean no trump yet
 
     def _turn_up(self) -> bool:
         """Turn the next card for trump; True when it is a Wizard and the dealer must name trump."""

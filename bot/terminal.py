@@ -244,11 +244,20 @@ class TerminalPresenter:
             case HandScored(record=record):
                 return ["", *scoresheet_lines(view, record)]
             case GameOver(standings=standings, rating_changes=changes):
-                lines = ["", "Final standings:"]
-                for s in standings:
-                    lines.append(f"  {s.place}. {n(view, s.seat)}  {s.score}")
+                quick = view.rules is not None and view.rules.winner_rule == "exact_bid"
+                if quick and view.state is not None:  # no scoresheet: the exact bid wins
+                    st = view.state
+                    lines = ["", "No scoresheet: the exact bid wins, the higher bid breaking ties."]
+                    for seat in range(len(view.seats)):
+                        made = "made" if st.bids[seat] == st.tricks_won[seat] else "missed"
+                        lines.append(f"  {n(view, seat)}  bid {st.bids[seat]}, took "
+                                     f"{st.tricks_won[seat]}: {made}")
+                else:
+                    lines = ["", "Final standings:"]
+                    for s in standings:
+                        lines.append(f"  {s.place}. {n(view, s.seat)}  {s.score}")
                 winners = " and ".join(n(view, w) for w in event.winners)
-                lines.append(f"Winner: {winners}.")
+                lines.append(f"Winner: {winners}." if winners else "Nobody made their exact bid.")
                 for c in changes:
                     lines.append(f"  rating {c.name}: {c.before:.1f} -> {c.after:.1f}")
                 return lines

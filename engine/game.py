@@ -650,6 +650,9 @@ class Game:
         rules = self.rules
         bids = [bid if bid is not None else 0 for bid in self.bids]
         tricks = self.tricks_won
+        if rules.winner_rule == "exact_bid":  # quick: one hand, no scoresheet, no points
+            self._end_game(exact_bid_winners(bids, tricks))
+            return
         points = [
             hand_points(rules, bids[seat], tricks[seat], self.tricks_in_hand, self.blind)
             for seat in range(self.players)
@@ -680,8 +683,6 @@ class Game:
         if self._game_should_end():
             top = max(self.scores)
             winners = [seat for seat, score in enumerate(self.scores) if score == top]
-            if rules.winner_rule == "exact_bid":
-                winners = exact_bid_winners(bids, tricks)
             for seat in winners:
                 self.scores[seat] += rules.winner_bonus
             self._end_game(winners)

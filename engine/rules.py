@@ -202,6 +202,13 @@ class Rules(BaseModel):
             self.hand_count not in (None, 1)
         ):
             return "A hand of random size is a one-hand game."
+        if self.winner_rule == "exact_bid" and (
+            self.game_end == "target"
+            or (self.hand_sizes is not None and len(self.hand_sizes) != 1)
+            or (self.hand_sizes is None and self.hand_sequence != "random"
+                and (self.hand_count != 1 or self.deals_per_seat is not None))
+        ):
+            return "The exact-bid winner (quick) is decided by a single hand."
         if players is None:
             return None
         if not self.min_players <= players <= self.max_players:

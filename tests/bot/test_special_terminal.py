@@ -91,3 +91,13 @@ async def test_a_joker_typed_with_its_declaration_is_shown_as_declared(
             break
     assert person.declared, "no joker came to the person in 30 games"
     assert "You play High Joker (" in out or "You play Low Joker (" in out
+
+
+async def test_a_quick_game_in_the_terminal_ends_with_bids_not_a_scoresheet(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out = await _play("quick", 3, monkeypatch)
+    end = out[out.index("No scoresheet: the exact bid wins"):]
+    assert "Final standings" not in out and "points  total" not in out, out[-800:]
+    assert end.count(", took ") == Rules.preset("quick").min_players
+    assert "Winner: " in end or "Nobody made their exact bid." in end

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from engine import Game, Outcome, Phase, Play, Rules
+from engine.scoring import exact_bid_winners
 
 PRESETS = Rules.preset_names(special_cards=True)
 
@@ -125,3 +126,39 @@ def test_blackout_jokers_under_any_accepted_rules_always_has_a_legal_move(
 ) -> None:
     """A hand of nothing but jokers on a first trick (1-card hands, say) still has a card."""
     play_out_checking_moves(*table, seed, choices)
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(table=tables(exact_bid=True), seed=st.integers(0, 2**32), choices=st.integers(0, 2**32))
+def test_an_exact_bid_game_ends_after_its_hand_with_its_winners_and_no_scoresheet(
+    table: tuple[Rules, int], seed: int, choices: int
+) -> None:
+    rules, players = table
+    game = Game.new(players, rules, seed=seed)
+    assert game.hand_count == 1
+    rng = random.Random(choices)
+    outcome = None
+    while game.phase is not Phase.GAME_OVER:
+        outcome = act_randomly(game, rng)
+        assert outcome.scored is None and game.scoresheet == []
+    assert outcome is not None and outcome.winners == tuple(game.winners)
+    assert game.hand_number == 1 and outcome.next_hand is None
+    bids = [bid if bid is not None else 0 for bid in game.bids]
+    assert game.winners == exact_bid_winners(bids, game.tricks_won)
+    assert game.scores == [0] * players
+    assert game.view(0).scoresheet == () and game.public_state().scoresheet == ()
+    restored = Game.from_json(game.to_json())
+    assert restored.winners == game.winners and restored.scoresheet == []
+
+
+def test_exact_bid_rules_are_one_hand() -> None:
+    quick = Rules.preset("quick").model_dump()
+    for update in ({"hand_sizes": [3, 2]}, {"game_end": "target"},
+                   {"hand_sequence": "down_up", "hand_count": None}):
+        try:
+            Rules.model_validate({**quick, **update})
+        except ValidationError as error:
+            assert "single hand" in str(error)
+        else:
+            raise AssertionError(f"exact-bid rules with {update} were accepted")

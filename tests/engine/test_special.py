@@ -521,8 +521,9 @@ def test_quick_winners_made_the_exact_bid_and_nobody_wins_without_one() -> None:
     for card in ["AS", "KS", "QS", "JS", "2C", "3C", "4C", "5C"]:
         game.play(game.turn, card)  # type: ignore[arg-type]
     assert game.phase is Phase.GAME_OVER
-    assert game.scoresheet[-1].tricks == (1, 0, 0, 1)
+    assert game.tricks_won == [1, 0, 0, 1]
     assert game.winners == [0]  # made 1; seats 1 and 2 made 0, a lower bid
+    assert game.scoresheet == [] and game.scores == [0, 0, 0, 0]  # no scoresheet, no points
     game = Game.new(4, Rules.preset("quick").model_copy(update={"hand_sizes": [2]}), seed=1,
                     dealer=3, deck=pack_for(Rules.preset("quick"), 4, hands, 3, "9D"))
     bid_all(game, [2, 1, 1, 0])

@@ -8,9 +8,8 @@ snapshot needs no generator state to resume exactly.
 from __future__ import annotations
 
 import bisect
-import itertools
 
-from engine.cards import STANDARD_DECK, Card, Suit
+from engine.cards import ALL_CARDS, STANDARD_DECK, Card, Suit
 from engine.deal import by_suit, card_index, deal_rng, dealt_pack, shuffled, slot_of
 from engine.moves import Bid, Declaration, Discard, Move, NameTrump, Phase, Play
 from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
@@ -30,10 +29,9 @@ _ONLY: tuple[tuple[Suit], ...] = tuple((suit,) for suit in Suit)
 """Each suit alone, made once: the hot path returns these instead of building a tuple."""
 
 
-_STANDARD_SUITS: tuple[tuple[Card, Suit], ...] = tuple(
-    (card, Suit(card.index // 13)) for card in STANDARD_DECK
-)
-"""Each standard card with its suit as a `Suit` (every standard card has one), for dealing."""
+_SLOT: tuple[int, ...] = tuple(slot_of(card) for card in ALL_CARDS)
+"""The list of a held hand that keeps each card, by `Card.index`: its suit, or the special
+cards' list."""
 
 
 def parse_card(card: Card | str) -> Card:
@@ -105,6 +103,9 @@ class Game:
     _must_trump: bool
     _after_broken: bool
     _told: _Told | None = None
+    _playable: tuple[Suit, ...] | None = None
+    """`_playable_suits` of the seat to play, kept from `legal_cards` for the `play` that
+    follows; None once a card is played (and in a new or restored game)."""
 
     # ----- construction -----
 
@@ -201,11 +202,7 @@ class Game:
             deck = deck[:-removed]
         size = self._hand_size_for(self.hand_number)
         dealt = size * players
-        dealer = self.dealer
-        # Card i of the pack goes to seat dealer+1+i (mod players); each hand is kept as suit
-        # lists in pack order, so legal_cards() comes out sorted without sorting.
-        from_left = [(dealer + 1 + offset) % players for offset in range(players)]
-        self._held = self._hands_from(dict(zip(deck[:dealt], itertools.cycle(from_left))))
+        self._held = self._hands_from(deck, dealt)
         self._stock = deck[dealt:]
         self.hand_size = size
         self.tricks_in_hand = size
@@ -227,13 +224,18 @@ class Game:
     def _shuffled_pack(self) -> list[Card]:
         return dealt_pack(self.seed, self._deal_index)
 
-    def _hands_from(self, owner: dict[Card, int]) -> list[list[list[Card]]]:
-        """Each seat's hand as suit lists in pack order (and an empty list for special cards)."""
-        held: list[list[list[Card]]] = [[[], [], [], [], []] for _ in range(self.players)]
-        for card, suit in _STANDARD_SUITS:
-            seat = owner.get(card)
-            if seat is not None:
-                held[seat][suit].append(card)
+    def _hands_from(self, deck: list[Card], dealt: int) -> list[list[list[Card]]]:
+        """Deal the top `dealt` cards: card i goes to seat dealer+1+i (mod players). Each hand is
+        kept as suit lists in pack order, then its special cards, so legal cards come out
+        sorted without sorting."""
+        players = self.players
+        first = self.dealer + 1
+        held: list[list[list[Card]]] = [[] for _ in range(players)]
+        for offset in range(players):
+            hand: list[list[Card]] = [[], [], [], [], []]
+            for card in sorted(deck[offset:dealt:players], key=card_index):
+                hand[_SLOT[card.index]].append(card)
+            held[(first + offset) % players] = hand
         return held
 
     def _trump_step(self, deck: list[Card], dealt: int) -> None:
@@ -356,7 +358,7 @@ class Game:
     def hand_of(self, seat: int) -> list[Card]:
         """A seat's cards. Only for the table service and tests: players get `view(seat)`."""
         clubs, diamonds, hearts, spades, special = self._held[seat]
-        return clubs + diamonds + hearts + spades + special
+        return [*clubs, *diamonds, *hearts, *spades, *special]
 
     def legal_trumps(self) -> list[Suit]:
         return list(Suit) if self.phase is Phase.TRUMP_CHOICE else []
@@ -384,10 +386,12 @@ class Game:
             return []
         assert turn is not None
         held = self._held[turn]
-        suits = self._playable_suits(held)
+        suits = self._playable
+        if suits is None:
+            suits = self._playable = self._playable_suits(held)
         if suits is _ANY_SUIT:
             clubs, diamonds, hearts, spades, _special = held
-            return clubs + diamonds + hearts + spades
+            return [*clubs, *diamonds, *hearts, *spades]
         if len(suits) == 1:
             return held[suits[0]][:]
         return [card for suit in suits for card in held[suit]]
@@ -601,9 +605,12 @@ class Game:
             position = same_suit.index(card)
         except ValueError:
             raise IllegalAction(f"You do not hold the {card}.") from None
-        suits = self._playable_suits(held)
+        suits = self._playable
+        if suits is None:
+            suits = self._playable_suits(held)
         if suit not in suits:
             raise IllegalAction(self._refusal(suits))
+        self._playable = None  # the position moves on
         trick = self.current_trick
         del same_suit[position]
         trick.append((seat, card))
@@ -618,14 +625,14 @@ class Game:
         winner, best = trick[0]
         best_suit = best.suit
         best_rank = best.rank
-        for seat, card in trick:
+        for seat, card in trick:  # suits are singletons: `is` compares them
             suit = card.suit
-            if suit == best_suit:
+            if suit is best_suit:
                 if card.rank > best_rank:
                     winner, best_rank = seat, card.rank
-            elif suit == trump:
+            elif suit is trump:
                 winner, best_suit, best_rank = seat, suit, card.rank
-        return winner, best_suit == trump
+        return winner, best_suit is trump
 
     def _finish_trick(self, trick: list[tuple[int, Card]]) -> None:
         winner, trumped = self._trick_winner(trick)
@@ -653,12 +660,15 @@ class Game:
         if rules.winner_rule == "exact_bid":  # quick: one hand, no scoresheet, no points
             self._end_game(exact_bid_winners(bids, tricks))
             return
+        in_hand, blind = self.tricks_in_hand, self.blind
         points = [
-            hand_points(rules, bids[seat], tricks[seat], self.tricks_in_hand, self.blind)
-            for seat in range(self.players)
+            hand_points(rules, bid, took, in_hand, blind)
+            for bid, took in zip(bids, tricks, strict=True)
         ]
+        scores = self.scores
         for seat, gained in enumerate(points):
-            self.scores[seat] += gained
+            scores[seat] += gained
+        played = self._tricks_played
         self._scoresheet.append(
             HandRecord(
                 hand_number=self.hand_number,
@@ -669,12 +679,12 @@ class Game:
                 trump_suit=self.trump_suit,
                 bids=tuple(bids),
                 tricks=tuple(tricks),
-                made=tuple(bid == took for bid, took in zip(bids, tricks, strict=True)),
+                made=tuple([bid == took for bid, took in zip(bids, tricks, strict=True)]),
                 points=tuple(points),
-                totals=tuple(self.scores),
-                blind=self.blind,
-                leaders=tuple(trick[0][0] for trick in self._tricks_played),
-                plays=tuple(card for trick in self._tricks_played for _, card in trick),
+                totals=tuple(scores),
+                blind=blind,
+                leaders=tuple([trick[0][0] for trick in played]),
+                plays=tuple([card for trick in played for _, card in trick]),
             )
         )
         told = self._told

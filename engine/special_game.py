@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from engine.cards import ALL_CARDS, Card, Suit
+from engine.cards import Card, Suit
 from engine.deal import dealt_pack, slot_of
 from engine.game import Game, IllegalAction, parse_card
 from engine.moves import Declaration, Phase, Play
@@ -32,14 +32,6 @@ class SpecialGame(Game):
 
     def _shuffled_pack(self) -> list[Card]:
         return dealt_pack(self.seed, self._deal_index, tuple(self.rules.pack(self.players)))
-
-    def _hands_from(self, owner: dict[Card, int]) -> list[list[list[Card]]]:
-        held: list[list[list[Card]]] = [[[], [], [], [], []] for _ in range(self.players)]
-        for card in ALL_CARDS:
-            seat = owner.get(card)
-            if seat is not None:
-                held[seat][slot_of(card)].append(card)
-        return held
 
     def _trump_step(self, deck: list[Card], dealt: int) -> None:
         rules = self.rules

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 
-from engine.cards import ALL_CARDS, STANDARD_DECK, Card, Suit
+from engine.cards import STANDARD_DECK, Card, Suit
 from engine.deal import by_suit, card_index, deal_rng, dealt_pack, shuffled, slot_of
 from engine.moves import Bid, Declaration, Discard, Move, NameTrump, Phase, Play
 from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
@@ -29,11 +29,6 @@ _ONLY: tuple[tuple[Suit], ...] = tuple((suit,) for suit in Suit)
 """Each suit alone, made once: the hot path returns these instead of building a tuple."""
 
 
-_SLOT: tuple[int, ...] = tuple(slot_of(card) for card in ALL_CARDS)
-"""The list of a held hand that keeps each card, by `Card.index`: its suit, or the special
-cards' list."""
-
-
 def parse_card(card: Card | str) -> Card:
     """A card as a player names it; IllegalAction, in words, when it names none."""
     if isinstance(card, Card):
@@ -45,26 +40,23 @@ def parse_card(card: Card | str) -> Card:
 
 
 class _Told:
-    """What the move being applied has caused so far (filled in by the steps it runs)."""
+    """What the move being applied has caused so far (filled in by the steps it runs).
 
-    __slots__ = (
-        "bidding", "cards_lost", "declared", "extra_card", "hidden", "next_hand", "scored",
-        "super_trump", "trick", "trump_named", "turned_up", "winners"
-    )
+    The class attributes are the defaults, so a fresh record costs no assignments: most moves
+    cause nothing but themselves."""
 
-    def __init__(self) -> None:
-        self.hidden = False
-        self.declared: Declaration | None = None
-        self.turned_up: Card | None = None
-        self.super_trump: Card | None = None
-        self.cards_lost = False
-        self.trump_named: Suit | None = None
-        self.extra_card = False
-        self.bidding: BiddingResult | None = None
-        self.trick: TrickResult | None = None
-        self.scored: HandRecord | None = None
-        self.next_hand: HandStart | None = None
-        self.winners: tuple[int, ...] | None = None
+    hidden = False
+    declared: Declaration | None = None
+    turned_up: Card | None = None
+    super_trump: Card | None = None
+    cards_lost = False
+    trump_named: Suit | None = None
+    extra_card = False
+    bidding: BiddingResult | None = None
+    trick: TrickResult | None = None
+    scored: HandRecord | None = None
+    next_hand: HandStart | None = None
+    winners: tuple[int, ...] | None = None
 
 
 class Game:
@@ -232,10 +224,15 @@ class Game:
         first = self.dealer + 1
         held: list[list[list[Card]]] = [[] for _ in range(players)]
         for offset in range(players):
-            hand: list[list[Card]] = [[], [], [], [], []]
-            for card in sorted(deck[offset:dealt:players], key=card_index):
-                hand[_SLOT[card.index]].append(card)
-            held[(first + offset) % players] = hand
+            cards = sorted(deck[offset:dealt:players], key=card_index)
+            # In index order the suits follow one another (13 cards each), then special cards.
+            c = bisect.bisect_left(cards, 13, key=card_index)
+            d = bisect.bisect_left(cards, 26, c, key=card_index)
+            h = bisect.bisect_left(cards, 39, d, key=card_index)
+            s = bisect.bisect_left(cards, 52, h, key=card_index)
+            held[(first + offset) % players] = [
+                cards[:c], cards[c:d], cards[d:h], cards[h:s], cards[s:]
+            ]
         return held
 
     def _trump_step(self, deck: list[Card], dealt: int) -> None:
@@ -594,7 +591,7 @@ class Game:
             raise IllegalAction("It is not time to play a card.")
         if seat != self.turn:
             raise IllegalAction("It is not your turn to play.")
-        if card.__class__ is not Card:
+        if type(card) is not Card:
             card = parse_card(card)
         held = self._held[seat]
         suit = card.suit

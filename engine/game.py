@@ -3,11 +3,15 @@
 Every action is checked before anything changes, so a refused action leaves the game exactly as
 it was. Randomness comes only from the seed: deal n's shuffle is a pure function of (seed, n), so a
 snapshot needs no generator state to resume exactly.
+
+What a seat sees is built in `engine.view`, snapshots and their soundness checks live in
+`engine.snapshot`, and the special-card game in `engine.special_game`.
 """
 
 from __future__ import annotations
 
 import bisect
+from typing import Any, ClassVar
 
 from engine.cards import STANDARD_DECK, Card, Suit
 from engine.deal import by_suit, card_index, deal_rng, dealt_pack, shuffled, slot_of
@@ -15,6 +19,7 @@ from engine.moves import Bid, Declaration, Discard, Move, NameTrump, Phase, Play
 from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
 from engine.rules import EXTRA_HAND_LIMIT, TARGET_GAME_HAND_LIMIT, Rules
 from engine.scoring import HandRecord, exact_bid_winners, hand_points
+from engine.snapshot import UNREADABLE, game_to_json, restore, snapshot_data
 from engine.view import PlayerView, PublicState, player_view, public_state
 
 
@@ -98,6 +103,15 @@ class Game:
     _playable: tuple[Suit, ...] | None = None
     """`_playable_suits` of the seat to play, kept from `legal_cards` for the `play` that
     follows; None once a card is played (and in a new or restored game)."""
+
+    special_cards: ClassVar[tuple[str, ...]] = ("none",)
+    """The rules' `special_cards` this class plays; a subclass declares its own."""
+    by_special_cards: ClassVar[dict[str, type[Game]]] = {}
+    """Which class plays each `special_cards`: every class records itself as it is defined."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        Game.by_special_cards.update(dict.fromkeys(cls.special_cards, cls))
 
     # ----- construction -----
 
@@ -758,16 +772,19 @@ class Game:
 
     def to_json(self) -> str:
         """The whole state as JSON; `Game.from_json` restores it exactly."""
-        from engine.snapshot import game_to_json  # the codec reads a Game: it imports this module
-
         return game_to_json(self)
 
     @classmethod
     def from_json(cls, text: str) -> Game:
         """Restore a snapshot. Raises ValueError when it is not one this code can read."""
-        from engine.snapshot import game_from_json
-
-        return game_from_json(text)
+        try:
+            data = snapshot_data(text)
+            rules = Rules.model_validate(data["rules"])
+            game: Game = object.__new__(game_class(rules))
+            restore(game, data, rules)
+        except UNREADABLE as error:
+            raise ValueError(f"unreadable game snapshot: {error!r}") from None
+        return game
 
     def _restored(self) -> None:
         """Rebuild what a snapshot does not store (special rules: the hand's card meanings)."""
@@ -783,15 +800,12 @@ class Game:
         )
 
 
-
-
 def game_class(rules: Rules) -> type[Game]:
-    """The class that plays these rules: `Game` for the standard pack, else `SpecialGame`."""
-    if rules.special_cards == "none":
-        return Game
-    from engine.special_game import SpecialGame  # a subclass of Game: it imports this module
+    """The class that plays these rules: `Game` for the standard pack, else the subclass that
+    declares their special cards (`engine.special_game`, which `engine` imports)."""
+    return Game.by_special_cards[rules.special_cards]
 
-    return SpecialGame
 
+Game.by_special_cards["none"] = Game
 
 __all__ = ["Game", "IllegalAction", "game_class", "parse_card"]

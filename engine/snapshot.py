@@ -1,7 +1,8 @@
 """The snapshot format: a game's whole state as JSON, and back, with the checks that a state
 read back could have come from play.
 
-`Game.to_json` / `Game.from_json` / `Game.copy` come here. The format is versioned so an old
+`Game.to_json` / `Game.from_json` / `Game.copy` come here; they read and fill the game through
+`engine.state.GameState`, so this module does not import the game. The format is versioned so an old
 snapshot is refused in plain words rather than misread; a snapshot read back after a crash or
 from a hand-edited store that breaks an invariant would fail later in the middle of a move, so
 it is refused here (`unsound`).
@@ -14,35 +15,37 @@ from typing import Any
 
 from engine.cards import Card, Suit
 from engine.deal import by_suit
-from engine.game import Game, game_class
 from engine.moves import Declaration, Phase
 from engine.rules import EXTRA_HAND_LIMIT, MAX_HAND, MAX_HANDS, TARGET_GAME_HAND_LIMIT, Rules
 from engine.scoring import HandRecord
+from engine.state import GameState
 
 SNAPSHOT_VERSION = 1
 
 
-def game_to_json(game: Game) -> str:
-    """The whole state as JSON; `game_from_json` restores it exactly."""
+UNREADABLE = (LookupError, TypeError, AttributeError, ArithmeticError, RecursionError)
+"""What a damaged snapshot raises while it is read; `Game.from_json` words it as a ValueError."""
+
+
+def game_to_json(game: GameState) -> str:
+    """The whole state as JSON; `Game.from_json` restores it exactly."""
     return json.dumps(game_to_dict(game), separators=(",", ":"))
 
 
-def game_from_json(text: str) -> Game:
-    """Restore a snapshot. Raises ValueError when it is not one this code can read."""
-    try:
-        data = json.loads(text)
-        if data.get("version") != SNAPSHOT_VERSION:
-            raise ValueError(f"snapshot version {data.get('version')!r} is not supported")
-        return game_from_dict(data)
-    except (LookupError, TypeError, AttributeError, ArithmeticError, RecursionError) as error:
-        raise ValueError(f"unreadable game snapshot: {error!r}") from None
+def snapshot_data(text: str) -> dict[str, Any]:
+    """A snapshot's values, once its version is one this code reads (else ValueError)."""
+    data = json.loads(text)
+    if data.get("version") != SNAPSHOT_VERSION:
+        raise ValueError(f"snapshot version {data.get('version')!r} is not supported")
+    return data  # type: ignore[no-any-return]
 
 
 def whole(value: object) -> bool:
     """A whole number, and not a bool (JSON's true would pass as 1)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
-def game_to_dict(game: Game) -> dict[str, Any]:
+
+def game_to_dict(game: GameState) -> dict[str, Any]:
     """The whole state as JSON-ready values."""
     return {
         "version": SNAPSHOT_VERSION,
@@ -81,11 +84,9 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     }
 
 
-def game_from_dict(data: dict[str, Any]) -> Game:
-    """A game from `game_to_dict`'s values. Raises ValueError (or a lookup or type error, which
-    `game_from_json` words) when they are not a state play could reach."""
-    rules = Rules.model_validate(data["rules"])
-    game = object.__new__(game_class(rules))
+def restore(game: GameState, data: dict[str, Any], rules: Rules) -> None:
+    """Fill a blank game (of the class that plays `rules`) from `game_to_dict`'s values. Raises
+    ValueError, or one of UNREADABLE, when they are not a state play could reach."""
     game.players = int(data["players"])
     game.rules = rules
     game.seed = data["seed"]
@@ -133,10 +134,9 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     problem = unsound(game)
     if problem:
         raise ValueError(f"unsound game snapshot: {problem}")
-    return game
 
 
-def _turn_unsound(game: Game) -> str | None:
+def _turn_unsound(game: GameState) -> str | None:
     """Whether the seat to act is the one the bids and the tricks so far make it."""
     players = game.players
     left = (game.dealer + 1) % players
@@ -162,7 +162,7 @@ def _turn_unsound(game: Game) -> str | None:
     return None if game.turn == expected else "the turn is not the seat to act"
 
 
-def unsound(game: Game) -> str | None:
+def unsound(game: GameState) -> str | None:
     """Why a restored state could not have come from play, or None.
 
     A snapshot is read back after a crash or from a hand-edited store; a state that breaks
@@ -325,14 +325,15 @@ def snapshots_match(replayed: str, stored: str) -> bool:
 
 __all__ = [
     "SNAPSHOT_VERSION",
+    "UNREADABLE",
     "card_codes",
     "cards_from_codes",
-    "game_from_dict",
-    "game_from_json",
     "game_to_dict",
     "game_to_json",
     "record_from_dict",
     "record_to_dict",
+    "restore",
+    "snapshot_data",
     "snapshots_match",
     "unsound",
     "whole",

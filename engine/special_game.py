@@ -25,6 +25,9 @@ class SpecialGame(Game):
     bids cost a card (or deal a second one), then the trump card is turned.
     """
 
+    special_cards = (
+        "joker_high", "joker_dup", "love_that_joker", "blackout_jokers", "super_screw", "wizard"
+    )
     _hand: SpecialHand
     _losing: bool = False
 

@@ -7,16 +7,13 @@ and neither ever holds a card still in another seat's hand.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.cards import Card, Suit, sort_hand
 from engine.moves import Declaration, Phase
 from engine.outcome import Trick, over_under
 from engine.rules import Rules
 from engine.scoring import HandRecord
-
-if TYPE_CHECKING:
-    from engine.game import Game
+from engine.state import GameState
 
 
 def _over_under_of(bids: tuple[int | None, ...], tricks: int) -> str | None:
@@ -131,7 +128,7 @@ class PublicState:
         return sum(bid for bid in self.bids if bid is not None)
 
 
-def player_view(game: Game, seat: int) -> PlayerView:
+def player_view(game: GameState, seat: int) -> PlayerView:
     """What `seat` may see (`Game.view`). Other hands, others' discards and hidden bids are
     left out."""
     if not 0 <= seat < game.players:
@@ -187,7 +184,7 @@ def player_view(game: Game, seat: int) -> PlayerView:
     )
 
 
-def public_state(game: Game) -> PublicState:
+def public_state(game: GameState) -> PublicState:
     """What everyone at the table may see (`Game.public_state`): hidden simultaneous bids stay
     hidden."""
     phase = game.phase

@@ -351,7 +351,7 @@ class Game:
         """The number the dealer may not bid now, when the hook applies to this hand."""
         if not self.rules.hook or self.phase is not Phase.BIDDING or self.turn != self.dealer:
             return None
-        others = sum(bid for seat, bid in enumerate(self.bids) if seat != self.dealer and bid)
+        others = sum(filter(None, self.bids))  # the dealer, bidding last, has no bid yet
         forbidden = self.tricks_in_hand - others
         if 0 <= forbidden <= self.tricks_in_hand and not self._extra_card_possible():
             return forbidden

@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 from typing import Any, ClassVar
 
-from engine.cards import STANDARD_DECK, Card, Suit
+from engine.cards import ALL_CARDS, STANDARD_DECK, Card, Suit
 from engine.deal import by_suit, card_index, deal_rng, dealt_pack, shuffled, slot_of
 from engine.moves import Bid, Declaration, Discard, Move, NameTrump, Phase, Play
 from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
@@ -28,6 +28,9 @@ class IllegalAction(ValueError):
 
 
 _PLAYING = Phase.PLAYING
+_SLOT: tuple[int, ...] = tuple(slot_of(card) for card in ALL_CARDS)
+"""The list of a held hand that keeps each card, by `Card.index`: its suit, or the special
+cards' list."""
 
 _ANY_SUIT: tuple[Suit, ...] = tuple(Suit)
 _ONLY: tuple[tuple[Suit], ...] = tuple((suit,) for suit in Suit)
@@ -238,15 +241,10 @@ class Game:
         first = self.dealer + 1
         held: list[list[list[Card]]] = [[] for _ in range(players)]
         for offset in range(players):
-            cards = sorted(deck[offset:dealt:players], key=card_index)
-            # In index order the suits follow one another (13 cards each), then special cards.
-            c = bisect.bisect_left(cards, 13, key=card_index)
-            d = bisect.bisect_left(cards, 26, c, key=card_index)
-            h = bisect.bisect_left(cards, 39, d, key=card_index)
-            s = bisect.bisect_left(cards, 52, h, key=card_index)
-            held[(first + offset) % players] = [
-                cards[:c], cards[c:d], cards[d:h], cards[h:s], cards[s:]
-            ]
+            hand: list[list[Card]] = [[], [], [], [], []]
+            for card in sorted(deck[offset:dealt:players], key=card_index):
+                hand[_SLOT[card.index]].append(card)
+            held[(first + offset) % players] = hand
         return held
 
     def _trump_step(self, deck: list[Card], dealt: int) -> None:

@@ -154,11 +154,12 @@ def declaration_text(declaration: Declaration, trump: Suit | None,
     if lang == DEFAULT_LANG:
         return declaration.text(trump)
     high = {True: t(lang, "high"), False: t(lang, "low"), None: ""}[declaration.high]
+    trump_word = t(lang, "trump")
     if declaration.suit is None:
         if trump is None:
-            return f"{high} {t(lang, 'trump')}".strip()
+            return f"{high} {trump_word}".strip()
         return high or t(lang, "as it is")
-    suit = (f"{t(lang, 'trump')} {declaration.suit.symbol}" if declaration.suit == trump
+    suit = (f"{trump_word} {declaration.suit.symbol}" if declaration.suit == trump
             else declaration.suit.symbol)
     return f"{high} {suit}".strip()
 

@@ -3,18 +3,27 @@ locale and the server's): what only one person reads (ephemeral answers, their h
 client's language; Norwegian (Discord's `no`) reads Norwegian Bokmål from the catalogue
 (bot/i18n.py), and every body stays within Discord's limits (the Driver checks each one).
 
-Still English, and so not checked here: the table message, turn DMs and nudges the presenter
-sends on its own, button labels (cogs/views.py), and the rule lines of `/ohhell rules`."""
+The table message renders in Norwegian (checked here from the render) but the presenter does not
+yet pass the server's language to it. Still English, and so not checked here: turn DMs and nudges
+the presenter sends on its own, button labels (cogs/views.py), and the rule lines of
+`/ohhell rules`."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
+from bot.events import GameOver, RatingChange, Standing
 from bot.i18n import catalogue
-from engine import Phase
+from bot.models import TableStatus, TableView
+from cogs import render
+from engine import Game, Phase, Rules
 from tests.discord.driver import Driver
 from tests.discord.harness import Call, Harness, Member
+from tests.discord.limits import check_message
+from tests.discord.test_render import _body as _render_body
+from tests.discord.test_render import _view
 
 CODE = re.compile(r"`[^`]*`|<[^>]*>|\{[^}]*\}")
 WORD = re.compile(r"[A-Za-zÆØÅæøå]+")
@@ -106,3 +115,46 @@ async def test_an_english_client_at_a_norwegian_server_reads_english(h: Harness)
     assert hers["ohhell help"].startswith("How to play Oh Hell here")
     assert "Din hånd · runde 2 av" in his["ohhell hand"]
     assert _words(his["ohhell help"]) & ENGLISH == set()
+
+
+def test_the_table_message_and_final_standings_render_in_norwegian_within_limits() -> None:
+    """Every table message of a whole game, and its final result, rendered for a Norwegian
+    server: no English word, within Discord's limits (the presenter is still to pass the
+    server's language: see the module docstring)."""
+    rules = Rules.preset("classic").model_copy(update={"hand_sizes": [3, 1, 2]})
+    game = Game.new(players=4, rules=rules, seed=3)
+    rng = random.Random(3)
+    while game.phase is not Phase.GAME_OVER:
+        seat = game.actor_seats()[0]
+        if game.phase is Phase.BIDDING:
+            game.bid(seat, rng.choice(game.legal_bids()))
+        else:
+            game.play(seat, rng.choice(game.legal_cards()))
+        if game.phase is not Phase.GAME_OVER:
+            view = _view(game, rules, TableStatus.PLAYING)
+            body = _render_body(render.table_message(view, render.TableExtras(), "nb"))
+            assert check_message(body) == []
+            text = _unnamed(_body_text(body), view)
+            assert _words(text) & ENGLISH == set(), text
+    view = _view(game, rules, TableStatus.FINISHED)
+    over = GameOver(
+        standings=tuple(Standing(i + 1, i, s.name, s.user_id, 10 - i)
+                        for i, s in enumerate(view.seats)),
+        winners=(0, 1), rating_changes=tuple(RatingChange(s.user_id, 1.5, 2.5, s.name)
+                                             for s in view.seats))
+    body = _render_body(render.table_message(view, render.TableExtras(game_over=over), "nb"))
+    assert check_message(body) == []
+    text = _unnamed(_body_text(body), view)
+    assert _words(text) & ENGLISH == set(), text
+    assert "Sluttstilling" in text and "vinner!" in text
+
+
+def _unnamed(text: str, view: TableView) -> str:
+    """The text without the players' names (the only English allowed)."""
+    for seat in view.seats:
+        text = text.replace(seat.name, "")
+    return text
+
+
+def _body_text(body: dict[str, Any]) -> str:
+    return _text(Call("webhook", "POST", "/", "/", body))

@@ -96,14 +96,15 @@ def hand_message(view: TableView, pv: PlayerView, *, dm: bool,
             lead = "" if pv.current_trick else "\n" + t(lang, "You lead.")
             lines.append("\n**" + t(lang, "Your turn to play") + f"**{deadline}{lead}")
             control = views.play_controls(tid, guard, pv.legal_cards, pv.legal_declarations,
-                                          pv.trump_suit)
+                                          pv.trump_suit, lang)
         elif pv.phase is Phase.TRUMP_CHOICE:
             lines.append("\n**" + t(lang, "Name trump") + f"**{deadline}")
-            control = views.trump_controls(tid, guard, pv.legal_trumps)
+            control = views.trump_controls(tid, guard, pv.legal_trumps, lang)
         elif pv.phase is Phase.DISCARD:
             lines.append("\n" + t(lang, "**Discard {count}** face down",
                                    count=pv.discards_needed) + deadline)
-            control = views.discard_controls(tid, guard, pv.hand, pv.discards_needed)
+            control = views.discard_controls(tid, guard, pv.hand, pv.discards_needed,
+                                             lang)
     title = t(lang, "Your hand · {hand}", hand=hand_title(pv.hand_number, pv.hand_count, lang))
     e = discord.Embed(title=title,
                       colour=GOLD if pv.to_act else BLUE, description="\n".join(lines))

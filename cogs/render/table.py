@@ -99,7 +99,7 @@ def _lobby(view: TableView, extras: TableExtras, lang: Lang) -> Render:
         e.add_field(name=t(lang, "Invited to the rematch"), value=mentions[:1024], inline=False)
         content = t(lang, "Rematch! {who}: press **Join** to play again.", who=mentions)[:2000]
     _notes(e, extras, view)
-    return Render(e, views.lobby_controls(view.table_id), content=content)
+    return Render(e, views.lobby_controls(view.table_id, lang), content=content)
 
 
 def _options_text(view: TableView, lang: Lang) -> str:
@@ -181,7 +181,7 @@ def _playing(view: TableView, extras: TableExtras, lang: Lang) -> Render:
         e.add_field(name=t(lang, "Hand {number} result", number=rec.hand_number),
                     value=_hand_result(rec, seats), inline=False)
     _notes(e, extras, view)
-    return Render(e, views.table_controls(view.table_id))
+    return Render(e, views.table_controls(view.table_id, lang))
 
 
 def _later(view: TableView) -> bool:
@@ -230,7 +230,7 @@ def _finished(view: TableView, extras: TableExtras, lang: Lang) -> Render:
     if extras.chart is not None:
         e.set_image(url=f"attachment://{CHART_FILE}")
         files = ((CHART_FILE, extras.chart),)
-    return Render(e, views.rematch_controls(view.table_id), files=files)
+    return Render(e, views.rematch_controls(view.table_id, lang), files=files)
 
 
 def _rating(r: RatingChange) -> str:

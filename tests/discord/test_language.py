@@ -5,8 +5,8 @@ client's language; Norwegian (Discord's `no`) reads Norwegian Bokmål from the c
 
 The table message renders in Norwegian (checked here from the render) but the presenter does not
 yet pass the server's language to it. Still English, and so not checked here: turn DMs and nudges
-the presenter sends on its own, button labels (cogs/views.py), and the rule lines of
-`/ohhell rules`."""
+the presenter sends on its own, the card names in the card select's option descriptions, and
+the rule lines of `/ohhell rules`."""
 
 from __future__ import annotations
 
@@ -59,6 +59,9 @@ def _text(call: Call) -> str:
         parts += [e.get("title") or "", e.get("description") or "",
                   (e.get("footer") or {}).get("text") or ""]
         parts += [f"{f['name']} {f['value']}" for f in e.get("fields") or []]
+    for row in body.get("components") or []:
+        for c in row.get("components") or []:  # labels and placeholders (not the card names)
+            parts += [c.get("label") or "", c.get("placeholder") or ""]
     return "\n".join(filter(None, parts))
 
 
@@ -146,7 +149,7 @@ def test_the_table_message_and_final_standings_render_in_norwegian_within_limits
     assert check_message(body) == []
     text = _unnamed(_body_text(body), view)
     assert _words(text) & ENGLISH == set(), text
-    assert "Sluttstilling" in text and "vinner!" in text
+    assert "Sluttstilling" in text and "vinner!" in text and "Omkamp" in text
 
 
 def _unnamed(text: str, view: TableView) -> str:

@@ -7,13 +7,14 @@ compiles them in memory at first use), so no compiled `.mo` lives in git. bot/ h
 terminal (bot/) and Discord (cogs/) read one catalogue.
 
 English is the source language: a message's msgid is its English text with `{name}`
-placeholders, and en's catalogue may leave msgstr empty. Adding a message: write it in code as
-`t(lang, "…")`, `tn(lang, "…", "…", n)` or `tc(lang, "context", "…")`, then refresh the
-catalogues with
-    pybabel extract -k t:2 -k tn:2,3 -k tc:2c,3 -o /tmp/messages.pot bot cogs
-    pybabel update -i /tmp/messages.pot -d bot/locale --no-fuzzy-matching
-and translate the new entries in bot/locale/nb/LC_MESSAGES/messages.po;
-tests/bot/test_i18n.py fails until every key is in both languages with the same placeholders.
+placeholders, and en's catalogue leaves msgstr empty. Adding a message: write it in code as
+`t(lang, "…")`, `tn(lang, "…", "…", n)` or `tc(lang, "context", "…")` (never inside an f-string's
+braces, where extraction cannot see it), then add the entry to both .po files, its Norwegian in
+bot/locale/nb/LC_MESSAGES/messages.po. Not every entry is in code: the slash commands' texts
+(contexts "slash" and "slash name", bot/slash_locale.py) and the presets' titles (context
+"preset") are data, so do not let `pybabel update` drop them as obsolete.
+tests/bot/test_i18n.py fails until every key is in both languages with the same placeholders,
+and tests/discord/test_commands.py until every slash text has its Norwegian.
 """
 
 from __future__ import annotations

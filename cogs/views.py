@@ -270,7 +270,8 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 def trump_label(suit: Suit, lang: Lang = DEFAULT_LANG) -> str:
     """ "♠ Spades": the symbol, and the word for whoever cannot tell the symbols apart (the
     suit's name is the one cogs.render.lines.suit_name puts in the catalogue)."""
-    return f"{suit.symbol} {tc(lang, 'suit', suit.label).capitalize()}"
+    name = tc(lang, "suit", suit.label)
+    return f"{suit.symbol} {name.capitalize()}"
 
 
 def lobby_label(action: str, lang: Lang = DEFAULT_LANG) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog, Message
@@ -15,6 +16,7 @@ from bot.i18n import LANGS, Lang, catalogue, has, lang_for, t, tc, tn
 from engine import Rules
 
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}|%\((\w+)\)[sd]")
+ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"t": (2,), "tn": (2, 3), "tc": ((2, "c"), 3)}
 
 
@@ -72,7 +74,7 @@ def test_every_message_the_code_asks_for_is_in_the_catalogue() -> None:
     asked: set[tuple[str | None, str]] = set()
     for folder in ("bot", "cogs"):
         for _file, _line, message, _comments, context in extract_from_dir(
-                folder, keywords=KEYWORDS, method_map=[("**.py", "python")]):
+                ROOT / folder, keywords=KEYWORDS, method_map=[("**.py", "python")]):
             asked.add((context, message if isinstance(message, str) else message[0]))
     assert asked - keys(catalogue("nb")) == set()
 
@@ -101,3 +103,14 @@ def test_every_preset_title_reads_norwegian() -> None:
     titles = {Rules.preset(name).title for name in Rules.preset_names(special_cards=True)}
     assert {title for title in titles if not has("nb", "preset", title)} == set()
     assert tc("nb", "preset", "Classic Oh Hell") == "Klassisk Oh Hell"
+
+
+def test_no_message_is_asked_for_inside_an_f_string() -> None:
+    """Extraction cannot see `f"{t(lang, '…')}"`, so such a message would silently stay
+    English: every message is asked for outside f-string braces."""
+    inside = re.compile(r"\{\s*t[nc]?\(")
+    found = [f"{path}:{number}" for folder in ("bot", "cogs")
+             for path in sorted((ROOT / folder).rglob("*.py"))
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if inside.search(line)]
+    assert found == []

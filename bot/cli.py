@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from bot.computer import decide
 from bot.errors import TableError
 from bot.guard import Guard
+from bot.i18n import DEFAULT_LANG, Lang, environment_lang, lang_for, t
 from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
 from bot.service import ServiceConfig, TableService
 from bot.terminal import TerminalPresenter, player_prompt_lines, scoresheet_lines
@@ -99,6 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--auto", action="store_true", help="the computer plays your seat too")
     play.add_argument(
         "--delay", type=float, default=0.0, help="seconds before computer moves (default 0)"
+    )
+    play.add_argument(
+        "--lang", default=None,
+        help="nb (Norwegian) or en; default: the environment's LC_ALL, LC_MESSAGES or LANG",
     )
     return parser
 
@@ -372,7 +377,8 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
         shown = getattr(args, "database_shown", None) or path
         write(f"error: cannot open the database {shown}: {err}")
         return 2
-    presenter = TerminalPresenter(write, me_user_id=YOU)
+    lang = lang_for(args.lang) if getattr(args, "lang", None) else environment_lang(os.environ)
+    presenter = TerminalPresenter(write, me_user_id=YOU, lang=lang)
     service = TableService(
         store,
         presenter,
@@ -410,7 +416,8 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
                     await service.end(opened.table_id, YOU)
                 return 2
         write(HELP)
-        return await _game_loop(service, view.table_id, write, auto=args.auto, level=args.level)
+        return await _game_loop(service, view.table_id, write, auto=args.auto, level=args.level,
+                                lang=lang)
     finally:
         await service.close()
         await store.close()
@@ -425,6 +432,7 @@ async def _game_loop(
     *,
     auto: bool,
     level: str,
+    lang: Lang = DEFAULT_LANG,
 ) -> int:
     """Prompt for your moves until the game is over (the presenter prints everything else)."""
     keyboard = Keyboard()
@@ -447,7 +455,7 @@ async def _game_loop(
         key = (view.saves, state.hand_number)
         if key != shown_for:
             write("")
-            for line in player_prompt_lines(view, me):
+            for line in player_prompt_lines(view, me, lang):
                 write(line)
             shown_for = key
         prompt = _prompt(me)
@@ -474,7 +482,7 @@ async def _game_loop(
             elif lowered in ("h", "help"):
                 write(HELP)
             elif lowered in ("s", "scores"):
-                _write_scores(view, write)
+                _write_scores(view, write, lang)
             elif me.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
                 if not text.strip().lstrip("-").isdigit():
                     raise TableError(f"{text!r} is not a bid: answer with a number.")
@@ -538,13 +546,13 @@ def _is_suit(text: str) -> bool:
     return True
 
 
-def _write_scores(view: TableView, write: Callable[[str], None]) -> None:
+def _write_scores(view: TableView, write: Callable[[str], None], lang: Lang) -> None:
     state = view.state
     if state is None or not state.scoresheet:
-        write("No hand has been scored yet.")
+        write(t(lang, "No hand has been scored yet."))
         return
     for record in state.scoresheet:
-        for line in scoresheet_lines(view, record):
+        for line in scoresheet_lines(view, record, lang):
             write(line)
 
 

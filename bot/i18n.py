@@ -20,6 +20,7 @@ and tests/discord/test_commands.py until every slash text has its Norwegian.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from io import BytesIO
 from pathlib import Path
 from typing import Literal
@@ -44,6 +45,15 @@ def lang_for(locale: object) -> Lang:
     text = str(getattr(locale, "value", locale) or "")
     base = text.replace("-", "_").split(".")[0].split("_")[0].lower()
     return "nb" if base in NORWEGIAN else DEFAULT_LANG
+
+
+def environment_lang(environ: Mapping[str, str]) -> Lang:
+    """The terminal's language from POSIX locale settings, first set of LC_ALL, LC_MESSAGES
+    and LANG (the order the C library reads them)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if environ.get(name):
+            return lang_for(environ[name])
+    return DEFAULT_LANG
 
 
 def po_path(lang: Lang) -> Path:

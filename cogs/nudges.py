@@ -7,9 +7,12 @@ they have not acted `after` seconds later (NUDGE_AFTER, 20 by default, on the se
 they get one nudge: a short DM with a jump link to the table, or a channel message that mentions
 them, as they chose with `/ohhell notify` (else the server's default from `/ohhell settings`,
 else DM). Someone who acts in time is not nudged. The turn timer's half-time warning goes the
-same way. Each person keeps at most one nudge: it is deleted when they act (or their turn ends
-otherwise) and when the next one goes out, so neither DMs nor the channel fill up. A person whose
-DMs are closed is mentioned in the channel instead.
+same way. A turn gets at most one notification: a new DM that reached the person during it, or
+less than `after` seconds before it began and since they last acted (a new hand's DM, which
+carries the last hand's result), was it, and no nudge follows. Each person keeps at most one
+nudge: it is deleted when they act (or their turn ends otherwise) and when the next one goes
+out, so neither DMs nor the channel fill up. A person whose DMs are closed is mentioned in the
+channel instead.
 
 Their moments are kept in the process's one scheduler (bot/scheduler.py), with the turn timers.
 Best effort: a nudge that Discord refuses is logged and dropped (the game never waits on it).
@@ -89,6 +92,7 @@ class Turn:
     due: datetime | None = None  # when the nudge goes if they have not acted
     ended: bool = False
     warned: bool = False  # the half-time warning is due (it replaces the nudge)
+    notified: bool = False  # a new DM was the turn's notification (no nudge)
 
 
 @dataclass(eq=False)
@@ -116,6 +120,7 @@ class Nudger:
         self._dm_channel = dm_channel
         self._turns: dict[int, dict[int, Turn]] = {}  # table id -> user id -> their turn
         self._posted: dict[tuple[int, int], Posted] = {}  # (table, user) -> the nudge shown
+        self._fresh: dict[tuple[int, int], datetime] = {}  # new DM since they acted -> when
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -143,6 +148,7 @@ class Nudger:
         if not view.status.active:
             for uid in list(turns):
                 self._end(tid, uid)
+            self._fresh = {k: at for k, at in self._fresh.items() if k[0] != tid}
             for key in [k for k in self._posted if k[0] == tid]:
                 self._spawn(self._remove(key))
             for key in [k for k in self._locks if k[0] == tid]:
@@ -165,8 +171,10 @@ class Nudger:
             if sv.user_id not in turns:
                 turn = Turn(tid, sv.user_id, view, awaits=e.awaits)
                 turns[sv.user_id] = turn
-                if self.after > 0:
-                    start = self.clock.now() if began is None else began
+                start = self.clock.now() if began is None else began
+                dm_at = self._fresh.get((tid, sv.user_id))
+                turn.notified = dm_at is not None and start - dm_at < timedelta(seconds=self.after)
+                if self.after > 0 and not turn.notified:
                     turn.due = start + timedelta(seconds=self.after)
                     self._schedule(turn)
         for uid in [u for u in self._turns.get(tid, {}) if u not in people]:
@@ -180,9 +188,21 @@ class Nudger:
 
     def _due_now(self, turn: Turn) -> None:
         """The turn's moment came: nudge the person if it still waits on them."""
-        if not (turn.ended or turn.warned or self._closed):
+        if not (turn.ended or turn.warned or turn.notified or self._closed):
             self._spawn(self._send(turn, render.turn_nudge(turn.view, turn.user_id,
                                                            turn.awaits)))
+
+    def notified(self, table_id: int, user_id: int) -> None:
+        """A new message (a new hand's DM, with the last hand's result) just notified this
+        person: it is the one notification of their turn if that turn has come, or comes
+        within the nudge's grace and before they act again; then no nudge follows (the
+        half-time warning still does)."""
+        turn = self._turns.get(table_id, {}).get(user_id)
+        if turn is None:
+            self._fresh[(table_id, user_id)] = self.clock.now()
+        elif not turn.ended:
+            turn.notified = True
+            self._scheduler.cancel(("nudge", table_id, user_id))
 
     def _end(self, table_id: int, user_id: int | None) -> None:
         """The person's turn is over (they acted, a computer moved, they left): no nudge for
@@ -190,6 +210,7 @@ class Nudger:
         if user_id is None:
             return
         key = (table_id, user_id)
+        self._fresh.pop(key, None)
         turns = self._turns.get(table_id)
         turn = turns.pop(user_id, None) if turns is not None else None
         if turn is not None:

@@ -113,6 +113,7 @@ class DiscordPresenter:
         self._executor = executor
         self.delivery = Delivery(bot, tables, clock, body_of=self.body_of,
                                  dm_closed=self._dm_closed, sent=self._forget_if_done,
+                                 dm_posted=self._dm_posted,
                                  no_access=self._no_access, gone=self._channel_gone,
                                  edit_interval=edit_interval, computer_hold=computer_hold)
         self._tables: dict[int, TableState] = {}
@@ -336,6 +337,12 @@ class DiscordPresenter:
         self._owed.add((table_id, user_id))
         if acting is not None and acting.user_id == user_id:  # their own click: tell them now
             self.delivery.spawn(self._tell(acting, table_id))
+
+    def _dm_posted(self, table_id: int, user_id: int) -> None:
+        """A new hand DM notified this person: it counts as their turn's notification."""
+        ts = self._tables.get(table_id)
+        if ts is not None and ts.view.status.active:
+            self.nudges.notified(table_id, user_id)
 
     def _channel_gone(self, view: TableView) -> None:
         """Discord says the table's channel no longer exists (deleted while the bot was away,

@@ -434,13 +434,17 @@ class Delivery:
         body.done()
         return fingerprint
 
-    async def _post(self, channel_id: int, body: render.Render) -> tuple[int, int]:
-        """Post a message; returns its id and the fingerprint of its body."""
+    async def _post(self, channel_id: int, body: render.Render, *,
+                    again: bool = False) -> tuple[int, int]:
+        """Post a message (`again`: one that was posted before, whose mentions pinged then);
+        returns its id and the fingerprint of its body."""
+        pings = body.pings and not again
         params = handle_message_parameters(
             content=body.content or MISSING, embed=body.embed,
             view=body.view if body.view is not None else MISSING,
             files=body.discord_files() if body.files else MISSING,
-            allowed_mentions=self.bot.allowed_mentions)
+            allowed_mentions=(self.bot.allowed_mentions if pings
+                              else discord.AllowedMentions.none()))
         with params:
             data = await self.bot.http.send_message(channel_id, params=params)
             fingerprint = _fingerprint(_payload_of(params))
@@ -450,6 +454,7 @@ class Delivery:
     async def _send_table(self, slot: Slot, body: render.Render) -> None:
         view = slot.view
         assert view is not None
+        again = slot.message_id is not None
         if slot.message_id is not None:
             try:
                 shown = await self._edit(view.channel_id, slot.message_id, body, slot.shown)
@@ -461,7 +466,7 @@ class Delivery:
                 return
         if view.status is TableStatus.CANCELLED:
             return  # nothing to show on a new message: the table was closed
-        slot.message_id, slot.shown = await self._post(view.channel_id, body)
+        slot.message_id, slot.shown = await self._post(view.channel_id, body, again=again)
         slot.last_edit = self._now()
         self.tables.set_table_message(slot.table_id, slot.message_id)
 

@@ -403,7 +403,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
 
     async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
         """The Rematch button under a finished game: the host opens the next table, posted
-        as a new message that invites the game's people (a new message is what notifies)."""
+        as a new message that invites the game's people (a new message is what notifies; only
+        the first rematch of a game pings them, so ending and reopening it does not again)."""
         try:
             last = await self.service.last_game(interaction.channel_id or 0)
             if last is None or last.table_id != table_id:
@@ -453,6 +454,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         view = self._table(interaction)
 
         async def send(body: render.Render) -> int | None:
+            body.pings = False  # the table again: its mentions pinged when it was first posted
             return (await interaction.response.send_message(**body.send_kwargs())).message_id
 
         await self.presenter.repost(view, send)

@@ -120,6 +120,7 @@ class DiscordPresenter:
         self._owed: set[tuple[int, int]] = set()  # (table, user) to tell about closed DMs
         self._notices: dict[tuple[int, int], str] = {}  # (table, user) -> another notice
         self._told_no_access: set[int] = set()  # tables whose host was told the bot can't post
+        self._invited: dict[int, int | None] = {}  # channel -> the game whose rematch pinged
         self.channel_gone: Callable[[int], Coroutine[Any, Any, object]] | None = None
         """Ends the tables of a channel found deleted (the service's `channel_gone`, set once
         the service is built on this presenter)."""
@@ -222,6 +223,8 @@ class DiscordPresenter:
                 self._charting[ts.view.table_id] = self.delivery.spawn(self._draw_chart(ts))
             elif isinstance(e, TableOpened) and e.invited:
                 ts.extras.invited = e.invited
+                ts.extras.invite_pings = self._invited.get(ts.view.channel_id) != e.rematch_of
+                self._invited[ts.view.channel_id] = e.rematch_of
             elif isinstance(e, TableCancelled):
                 notes.append("Everyone left." if e.reason == "everyone left"
                              else f"Ended by <@{e.by}>." if e.by else "The table was closed.")

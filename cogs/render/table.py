@@ -50,6 +50,8 @@ class TableExtras:
     """The end-of-game chart (PNG), once drawn."""
     invited: tuple[int, ...] = ()
     """People asked to a rematch (the lobby mentions those not seated yet)."""
+    invite_pings: bool = True
+    """The lobby's post notifies the invited (False: a rematch of the same game again)."""
 
 
 def table_message(view: TableView, extras: TableExtras) -> Render:
@@ -93,7 +95,8 @@ def _lobby(view: TableView, extras: TableExtras) -> Render:
         e.add_field(name="Invited to the rematch", value=mentions[:1024], inline=False)
         content = f"Rematch! {mentions}: press **Join** to play again."[:2000]
     _notes(e, extras, view)
-    return Render(e, views.lobby_controls(view.table_id), content=content)
+    return Render(e, views.lobby_controls(view.table_id), content=content,
+                  pings=extras.invite_pings)
 
 
 def _options_text(view: TableView) -> str:

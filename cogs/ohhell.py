@@ -607,7 +607,7 @@ async def setup(bot: commands.Bot) -> None:
         edit_interval=settings.table_edit_interval,
         computer_hold=settings.computer_delay + COMPUTER_HOLD_SLACK,
         nudge_after=settings.turn_nudge_after, preference=stored_preference(bot.store),
-        executor=bot.executor, scheduler=bot.scheduler)
+        executor=bot.executor, scheduler=bot.scheduler, records=bot.store)
     service = bot.attach_presenter(presenter)
     presenter.channel_gone = service.channel_gone
     await bot.add_cog(OhHell(bot, service, bot.store, presenter))

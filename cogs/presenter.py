@@ -59,6 +59,7 @@ from bot.events import (
 )
 from bot.models import SeatView, TableView
 from bot.presenter import TableReads
+from bot.records import Records
 from bot.scheduler import Scheduler
 from cogs import chart, render
 from cogs.delivery import (
@@ -101,14 +102,16 @@ class DiscordPresenter:
                  edit_interval: float = TABLE_EDIT_INTERVAL,
                  computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK,
                  nudge_after: float = NUDGE_AFTER, preference: Preference = always_dm,
-                 executor: Executor | None = None, scheduler: Scheduler | None = None) -> None:
+                 executor: Executor | None = None, scheduler: Scheduler | None = None,
+                 records: Records | None = None) -> None:
         """`tables`: the hands it DMs and the messages it keeps (built before the service).
         `edit_interval`: least seconds between edits of a table message. `computer_hold`: most
         seconds a table update waits for the computers to act next (0: never wait).
         `nudge_after`, `preference`: when and how a person slow to act is notified
         (cogs.nudges). `executor`: where the end-of-game chart is drawn (worker processes keep
         its half second of CPU from holding the GIL the event loop needs; None: a thread).
-        `scheduler`: the process's deadlines, where the nudges' moments are kept."""
+        `scheduler`: the process's deadlines, where the nudges' moments are kept. `records`:
+        where the posted nudges are kept across restarts."""
         self.tables = tables
         self._executor = executor
         self.delivery = Delivery(bot, tables, clock, body_of=self.body_of,
@@ -125,7 +128,8 @@ class DiscordPresenter:
         """Ends the tables of a channel found deleted (the service's `channel_gone`, set once
         the service is built on this presenter)."""
         self.nudges = Nudger(bot, clock, after=nudge_after, preference=preference,
-                             dm_channel=self.delivery.dm_channel, scheduler=scheduler)
+                             dm_channel=self.delivery.dm_channel, scheduler=scheduler,
+                             records=records)
         self._welcomes: dict[tuple[int, int], asyncio.Task[None]] = {}  # (table, user)
         self._charting: dict[int, asyncio.Task[None]] = {}  # tables whose chart is drawn now
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.clock import ManualClock
 from tests.discord.conftest import Boot
 from tests.discord.driver import Driver
-from tests.discord.harness import Harness, Member, drain
+from tests.discord.harness import CHANNEL_MESSAGE, Harness, Member, drain
 from tests.discord.notifications import Notification, notified, still_there
 
 
@@ -272,3 +272,52 @@ async def test_a_hand_dm_long_before_the_turn_does_not_stand_for_its_notificatio
     assert nudges(h, second) == []
     await wait(clock, 1)
     assert [n.why for n in nudges(h, second)] == ["dm"]
+
+
+async def test_a_nudge_posted_before_a_restart_stays_alone_and_goes_when_they_act(
+        boot: Boot, clock: ManualClock) -> None:
+    """The bot keeps its posted nudges in the store: after a restart the one shown is the
+    turn's notification (no second one comes) and it is deleted when the person acts."""
+    h1 = await boot(timeout=120)
+    alice, bob, carol = h1.member("alice"), h1.member("bob"), h1.member("carol")
+    d1 = Driver(h1, [alice, bob, carol])
+    await d1.lobby(max_cards=3)
+    slow = await mid_hand(d1)
+    await wait(clock, 20)
+    [old] = nudges(h1, slow)
+    await h1.close()
+    await clock.advance(10)  # the turn is 30 s old when the bot is back
+    h2 = await boot(timeout=120, share_with=h1)
+    await wait(clock, 25)  # the resumed turn's nudge would be long due
+    assert nudges(h2, slow) == [old] and still_there(h2, old)  # one shows, one notification
+    d2 = Driver(h2, [alice, bob, carol])
+    seat, m = d2.awaited()[0]
+    assert m == slow
+    await d2.act_controls(seat, m)
+    await drain()
+    assert not still_there(h2, old)  # acted: the nudge from before the restart is gone
+    assert [n for n in nudges(h2, slow) if still_there(h2, n)] == []
+    assert await h2.bot.store.posted_nudges(d2.view().table_id) == []  # type: ignore[attr-defined]
+
+
+async def test_a_nudge_discord_would_not_delete_goes_after_a_restart(
+        boot: Boot, clock: ManualClock) -> None:
+    """Discord refused to delete a nudge when its person acted: it stays kept, and the bot,
+    back from a restart, deletes it (its person is no longer to act)."""
+    h1 = await boot(timeout=120)
+    alice, bob, carol = h1.member("alice"), h1.member("bob"), h1.member("carol")
+    d1 = Driver(h1, [alice, bob, carol])
+    await d1.lobby(max_cards=3)
+    slow = await mid_hand(d1)
+    await wait(clock, 20)
+    [old] = nudges(h1, slow)
+    h1.fake.fail_once("DELETE", CHANNEL_MESSAGE, 403, 50013, "Missing Permissions")
+    seat, m = d1.awaited()[0]
+    await d1.act_controls(seat, m)
+    await drain()
+    assert still_there(h1, old)  # the deletion was refused
+    await h1.close()
+    h2 = await boot(timeout=120, share_with=h1)
+    await drain()
+    assert not still_there(h2, old)
+    assert [n for n in nudges(h2, slow) if still_there(h2, n)] == []

@@ -1,4 +1,5 @@
-"""Hint flood benchmark: does a flood of /ohhell hint delay a computer's move at another table?
+"""Hint flood benchmark: how much a flood of /ohhell hint delays a computer's move at another
+table.
 
     python bench/hints.py [--moves 12] [--hints 50] [--every 1.0] [--workers 1] [--level hard]
 
@@ -238,7 +239,7 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=1,
                    help="COMPUTER_WORKERS: 1 a worker process (the default), 0 a thread")
     p.add_argument("--level", default="hard", help="level of the measured table's computers")
-    p.add_argument("--max-cards", type=int, default=7)
+    p.add_argument("--max-cards", type=int, default=7, help="the largest hand (default 7)")
     p.add_argument("--seed", type=int, default=7, help="the measured table's deal")
     p.add_argument("--cooldown", type=float, default=5.0,
                    help="pause between the flood phases (ServiceConfig.hint_cooldown)")

@@ -210,7 +210,8 @@ class OhHellBot(commands.Bot):
         if settings.sync_commands:
             await self.sync_commands()
         if settings.heartbeat_path is not None:
-            beats = heartbeat_loop(settings.heartbeat_path, lambda: self.is_connected())
+            beats = heartbeat_loop(settings.heartbeat_path, lambda: self.is_connected(),
+                                   check_writes=self._store.check_writes)
             self._heartbeat = asyncio.create_task(beats, name="heartbeat")
 
     async def _tell_broken(self, report: ResumeReport) -> None:

@@ -29,7 +29,7 @@ from bot.events import Event, GameOver, RatingChange, Standing
 from bot.models import TableStatus
 from bot.moves import LOG_NAMES
 from bot.table import LiveTable
-from data import Action, FinishedGame, Store, StoreError, TableRecord
+from data import Action, FinishedGame, Store, StoreError, TableRecord, TableTakenOver
 from data import RatingChange as StoredRatingChange
 from data import Seat as StoredSeat
 from data import TableStatus as StoredStatus
@@ -119,6 +119,8 @@ class Ledger:
             action, pending = Action(name, payload=payload), pending[1:]
         try:
             await self._save(record, action)
+        except TableTakenOver:
+            raise  # refused outright (another process drives it, or this copy is stale)
         except BaseException:
             if not await self._landed(t, record):
                 raise
@@ -126,18 +128,20 @@ class Ledger:
             self._saved(t, record, 1)
             raise
         self._saved(t, record, 1)  # it stands, whatever happens to the rows waiting after it
-        t.pending_log = pending
         if not t.status.active:
             # A closing row is the table's last: the store refuses any row after it, and the
             # waiting ones are only an audit trail (their state is in the row's meta).
             t.pending_log = []
             return
+        # Each waiting row is a save of its own, from the copy just saved: it carries the save
+        # counter the store holds now (the store refuses a copy that is behind).
+        t.pending_log = list(pending)
         while t.pending_log:
             name, payload = t.pending_log[0]
             await self.store.save_table(replace(record, saves=t.saves),
                                         Action(name, payload=payload))
-            t.pending_log.pop(0)
-            t.saves += 1
+            self._saved(t, record, 1)
+            del t.pending_log[0]
 
     @staticmethod
     def _saved(t: LiveTable, record: TableRecord, saves: int) -> None:
@@ -190,6 +194,8 @@ class Ledger:
         try:
             recorded = await _outlive_cancel(self.store.finish_game(record, result, action))
             changes = _shown(recorded.rating_changes)
+        except TableTakenOver:
+            raise  # not this process's table (or a stale copy): nothing was written
         except StoreError:
             # A result the store refuses must not keep the game open for ever: close it
             # without a result (this raises, and so undoes the move, if even that fails).

@@ -59,7 +59,15 @@ from bot.runner import TableRunner
 from bot.scheduler import Scheduler
 from bot.table import LiveSeat, LiveTable
 from bot.timers import TurnTimers
-from data import Action, ChannelBusy, LoadedTables, Store, StoreError, TableRecord
+from data import (
+    Action,
+    ChannelBusy,
+    LoadedTables,
+    StaleTable,
+    Store,
+    StoreError,
+    TableRecord,
+)
 from data import Seat as StoredSeat
 from data import TableStatus as StoredStatus
 from engine import (
@@ -548,8 +556,16 @@ class TableService:
         for record in loaded.ok:
             if self.directory.holds(record.id):
                 continue
+            # durability: a copy this process held may have been dropped (and saved) since the
+            # row was read, so the table is rebuilt from the row as stored now.
+            current = await self.store.get_table(record.id)
+            if current is None or not current.is_open:
+                continue
+            record = current
             try:
                 t = await self._rebuild(record)
+            except StaleTable:
+                continue  # saved meanwhile (a copy dropped here): the next claim reads it again
             except Exception as err:
                 reason = f"{type(err).__name__}: {err}"
                 log.exception("table %s cannot be resumed", record.id)
@@ -593,7 +609,7 @@ class TableService:
             # section 4): one that does not was damaged, and is set aside, not resumed.
             rules = Rules.model_validate_json(record.rules_json)
             try:
-                told = replay(rules, await self.store.actions(record.id))
+                told = replay(rules, await self.store.actions_of(record))
             except ValueError as err:
                 raise ValueError(f"the action log does not replay to the saved game: {err}") \
                     from None

@@ -277,12 +277,21 @@ class TerminalPresenter:
             case HandScored(record=record):
                 return ["", *scoresheet_lines(view, record)]
             case GameOver(standings=standings, rating_changes=changes):
-                lines = ["", "Final standings:"]
-                lines.extend(standings_lines([(s.place, n(view, s.seat), s.score)
-                                              for s in standings]))
+                quick = view.rules is not None and view.rules.winner_rule == "exact_bid"
+                if quick and view.state is not None:  # no scoresheet: the exact bid wins
+                    st = view.state
+                    lines = ["", "No scoresheet: the exact bid wins, the higher bid breaking ties."]
+                    for seat in range(len(view.seats)):
+                        made = "made" if st.bids[seat] == st.tricks_won[seat] else "missed"
+                        lines.append(f"  {n(view, seat)}  bid {st.bids[seat]}, took "
+                                     f"{st.tricks_won[seat]}: {made}")
+                else:
+                    lines = ["", "Final standings:"]
+                    lines.extend(standings_lines([(s.place, n(view, s.seat), s.score)
+                                                  for s in standings]))
                 winners = [n(view, w) for w in event.winners]
                 if not winners:
-                    lines.append("Nobody won.")
+                    lines.append("Nobody made their exact bid." if quick else "Nobody won.")
                 else:
                     lines.append(f"Winner{'s' if len(winners) > 1 else ''}: "
                                  f"{names_text(winners)}.")

@@ -27,7 +27,15 @@ store (the facade with the single write path), errors.
 """
 
 from data.connection import DatabaseAddress, parse_address
-from data.errors import ChannelBusy, SchemaTooNew, StoreError, TableNotFound, TableTakenOver
+from data.errors import (
+    ChannelBusy,
+    DatabaseUnavailable,
+    SchemaTooNew,
+    StaleTable,
+    StoreError,
+    TableNotFound,
+    TableTakenOver,
+)
 from data.history import FORMER_PLAYER, Forgotten, GameSummary, HistoryPage, PlayerSeated
 from data.nudges import PostedNudge
 from data.results import FinishedGame, HandResultRow, RatingChange, SeatResult
@@ -52,6 +60,7 @@ __all__ = [
     "BrokenTable",
     "ChannelBusy",
     "DatabaseAddress",
+    "DatabaseUnavailable",
     "FinishedGame",
     "Forgotten",
     "GameSummary",
@@ -68,6 +77,7 @@ __all__ = [
     "SchemaTooNew",
     "Seat",
     "SeatResult",
+    "StaleTable",
     "Store",
     "StoreError",
     "TableNotFound",

@@ -69,6 +69,11 @@ class Driver(Protocol):
         the writer with it; migrations-like work)."""
         ...
 
+    async def probe(self) -> None:
+        """Go through the write path without writing anything: raises while writes cannot
+        reach the database (the health check asks)."""
+        ...
+
     async def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Run one read statement (it sees one consistent state of the database)."""
         ...

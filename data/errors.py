@@ -43,3 +43,20 @@ class TableTakenOver(StoreError):
     def __init__(self, table_id: int) -> None:
         super().__init__(f"table {table_id} is driven by another process now")
         self.table_id = table_id
+
+
+class StaleTable(TableTakenOver):
+    """The save came from a copy of the table that is behind the stored one: the table was
+    saved since (by another process that drove it meanwhile). Nothing was written; drop the
+    copy and read the table again from the store."""
+
+    def __init__(self, table_id: int) -> None:
+        StoreError.__init__(self, f"table {table_id} was saved since this copy was read")
+        self.table_id = table_id
+
+
+class DatabaseUnavailable(ConnectionError):
+    """The store cannot reach its database now (the server restarted, the connection dropped):
+    the store connects again by itself, with a backoff. Not a StoreError, not a refusal: a write
+    that raises it may or may not have landed, so its caller reads the table back (as after a
+    cancellation) rather than taking it as refused."""

@@ -240,6 +240,16 @@ class SqliteDriver:
         """body alone on the writer, outside any transaction."""
         return await self._queue.run(lambda: body(self._writer))
 
+    async def probe(self) -> None:
+        """Take the write lock and let it go, in its turn on the writer: raises while the file
+        cannot be written (locked past the busy timeout, read-only, gone)."""
+
+        async def job() -> None:
+            await self._writer.execute("BEGIN IMMEDIATE")
+            await self._writer.execute("ROLLBACK")
+
+        await self._queue.run(job)
+
     # -- reads ---------------------------------------------------------------------------------
 
     async def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:

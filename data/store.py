@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from data import history, nudges, results, settings, stats, tables
 from data.connection import DatabaseAddress, parse_address
 from data.driver import Driver, Session
-from data.errors import ChannelBusy, StoreError, TableNotFound, TableTakenOver
+from data.errors import ChannelBusy, StaleTable, StoreError, TableNotFound, TableTakenOver
 from data.history import Forgotten, GameSummary, HistoryPage
 from data.nudges import PostedNudge
 from data.results import RATING_MODEL, FinishedGame, RatingChange
@@ -167,6 +167,13 @@ class Store:
         """"sqlite" or "postgresql"."""
         return self._driver.dialect
 
+    async def check_writes(self) -> None:
+        """Raise (DatabaseUnavailable, StoreError or the driver's error) while a write could
+        not reach the database; the health check calls it. Writes nothing. A PostgreSQL store
+        whose connection was lost connects again here, as on any write."""
+        self._check_open()
+        await self._driver.probe()
+
     async def schema_version(self) -> int:
         """The schema version of the open database."""
         rows = await self._read("SELECT MAX(version) FROM schema_version")
@@ -259,6 +266,12 @@ class Store:
         snapshot_json=game.to_json(), ...)``. Raises TableNotFound, or StoreError when the
         stored table is no longer open (finished, cancelled or broken): a closed table is never
         reopened by a late save.
+
+        table.saves is the save counter of the copy being saved: the stored counter it was read
+        at, plus one for each save of it since (the stored counter grows by one per save). When
+        the stored table was saved since (its counter is ahead), the save is refused with
+        StaleTable (a TableTakenOver: drop the copy, read the table again), so a process that
+        stalled past its lease cannot write an old game over moves made meanwhile.
         """
         sql, params = tables.save_statement(
             self._driver.dialect, table, action, self._clock(), self.owner
@@ -268,6 +281,8 @@ class Store:
         except Exception as err:
             if tables.TAKEN_OVER in str(err):
                 raise TableTakenOver(table.id) from None
+            if tables.STALE in str(err):
+                raise StaleTable(table.id) from None
             if tables.NOT_OPEN in str(err):
                 raise await self._reading(lambda s: tables.refusal(s, table.id)) from None
             raise
@@ -304,19 +319,38 @@ class Store:
                 raise
             except Exception as err:
                 reason = f"{type(err).__name__}: {err}"[:MAX_REASON]
-                await self.mark_broken(row[0], reason)
+                try:
+                    await self.mark_broken(row[0], reason)
+                except TableTakenOver:
+                    continue  # another process drives it now: not this one's to set aside
                 broken.append(BrokenTable(tables.broken_from_row(row, reason), reason))
             else:
                 ok.append(table)
         return LoadedTables(ok=ok, broken=broken)
 
     async def mark_broken(self, table_id: int, reason: str) -> None:
-        """Set a table aside as broken (it will not be resumed again) with the reason."""
+        """Set a table aside as broken (it will not be resumed again) with the reason.
+
+        Raises TableTakenOver when another process drives the table: what this process read of
+        it may be a moment old, and the other's game goes on."""
         rows = await self._statement(
-            tables.MARK_BROKEN, (reason[:MAX_REASON], self._clock(), table_id)
+            tables.MARK_BROKEN,
+            (reason[:MAX_REASON], self._clock(), table_id, self.owner, self.owner),
         )
         if not rows:
+            if await self.get_table(table_id) is not None:
+                raise TableTakenOver(table_id)
             raise TableNotFound(table_id)
+
+    async def actions_of(self, table: TableRecord) -> list[LoggedAction]:
+        """The action log that led to this copy of the table, read after it: raises StaleTable
+        when the table was saved since the copy was read (its log may then have moved on), so
+        a log is never judged against a snapshot from another moment."""
+        log = await self.actions(table.id)
+        rows = await self._read("SELECT saves FROM game_tables WHERE id = ?", (table.id,))
+        if not rows or int(rows[0][0]) != table.saves:
+            raise StaleTable(table.id)
+        return log
 
     async def actions(self, table_id: int, after_id: int = 0) -> list[LoggedAction]:
         """A table's action log in the order it was written (empty for an unknown table)."""
@@ -395,7 +429,8 @@ class Store:
         the scoresheet, totals, placings and winners, and updates the humans' running totals and
         ratings in the table's server. Returns the game id and the rating changes (empty when
         fewer than two humans played). Raises StoreError for a result that contradicts itself
-        or a table that is no longer open (so a game is never counted twice).
+        or a table that is no longer open (so a game is never counted twice); StaleTable as
+        save_table.
         """
         result.check()
         finished = replace(table, status=TableStatus.FINISHED)
@@ -408,6 +443,8 @@ class Store:
             except Exception as err:
                 if tables.TAKEN_OVER in str(err):
                     raise TableTakenOver(table.id) from err
+                if tables.STALE in str(err):
+                    raise StaleTable(table.id) from err
                 if tables.NOT_OPEN in str(err):
                     raise tables.NotOpen(table.id) from err
                 raise

@@ -261,7 +261,8 @@ def is_channel_busy(error: Exception) -> bool:
 
 _SAVE_COLUMNS = (
     "table_id, host_id, status, rules_json, message_id, snapshot_json, seats_json, meta_json,"
-    " turn_deadline, broken_reason, updated_at, action, seat, user_id, payload_json, owner"
+    " turn_deadline, broken_reason, updated_at, action, seat, user_id, payload_json, owner,"
+    " saves"
 )
 _SAVE_RETURNING = {
     # SQLite's INSERT into a view returns the values given; the trigger's work is read back.
@@ -273,6 +274,8 @@ NOT_OPEN = "table is not open"
 """The trigger's refusal of a save to a table that is not open (or does not exist)."""
 TAKEN_OVER = "table is driven by another process"
 """The trigger's refusal of a save from a process that does not own the table."""
+STALE = "table was saved since this copy was read"
+"""The trigger's refusal of a save from a copy whose save counter is behind the stored one."""
 
 
 class NotOpen(StoreError):
@@ -290,13 +293,14 @@ def save_statement(
     now: float,
     owner: str | None = None,
 ) -> tuple[str, tuple[Any, ...]]:
-    """The one statement that saves the whole table and logs the action (migrations 0004 and
-    0005): returns one row, the action's log id (None without an action). owner: the process
-    saving (refused unless it owns the table, or nobody does)."""
+    """The one statement that saves the whole table and logs the action (migrations 0004, 0005
+    and 0010): returns one row, the action's log id (None without an action). owner: the
+    process saving (refused unless it owns the table, or nobody does). table.saves: the save
+    counter of the copy saved (refused when the stored table was saved since)."""
     payload = None if action is None else payload_to_json(action.payload)
     return (
-        f"INSERT INTO table_saves ({_SAVE_COLUMNS}) VALUES"
-        f" (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_SAVE_RETURNING[dialect]}",
+        f"INSERT INTO table_saves ({_SAVE_COLUMNS}) VALUES ({', '.join('?' * 17)})"
+        f" RETURNING {_SAVE_RETURNING[dialect]}",
         (
             table.id,
             table.host_id,
@@ -314,6 +318,7 @@ def save_statement(
             None if action is None else action.user_id,
             payload,
             owner,
+            table.saves,
         ),
     )
 
@@ -344,9 +349,12 @@ async def append_action(session: Session, table_id: int, action: Action, now: fl
 
 MARK_BROKEN = (
     "UPDATE game_tables SET status = 'broken', broken_reason = ?, updated_at = ? WHERE id = ?"
-    " RETURNING id"
+    " AND (CAST(? AS TEXT) IS NULL OR owner IS NULL OR owner = ?) RETURNING id"
 )
-"""Set a table aside with the reason it cannot be resumed (no row back: no such table)."""
+"""Set a table aside with the reason it cannot be resumed; params (reason, now, table id,
+owner, owner). Only its owner's store (or one opened without an owner) may: a process that
+found a table wanting, while another process was driving it meanwhile, must not end the other's
+game (no row back: no such table, or another process drives it)."""
 
 GET_TABLE = f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE id = ?"
 

@@ -16,6 +16,7 @@ from engine.moves import (
 from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
 from engine.rules import Rules
 from engine.scoring import HandRecord
+from engine.special_game import SpecialGame
 from engine.view import PlayerView, PublicState
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "PlayerView",
     "PublicState",
     "Rules",
+    "SpecialGame",
     "Suit",
     "Trick",
     "TrickResult",

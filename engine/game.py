@@ -3,50 +3,42 @@
 Every action is checked before anything changes, so a refused action leaves the game exactly as
 it was. Randomness comes only from the seed: deal n's shuffle is a pure function of (seed, n), so a
 snapshot needs no generator state to resume exactly.
+
+What a seat sees is built in `engine.view`, snapshots and their soundness checks live in
+`engine.snapshot`, and the special-card game in `engine.special_game`.
 """
 
 from __future__ import annotations
 
 import bisect
-import itertools
-import json
-import random
-from typing import Any
+from typing import Any, ClassVar
 
-from engine.cards import ALL_CARDS, STANDARD_DECK, Card, Suit, sort_hand
+from engine.cards import ALL_CARDS, STANDARD_DECK, Card, Suit
 from engine.deal import by_suit, card_index, deal_rng, dealt_pack, shuffled, slot_of
 from engine.moves import Bid, Declaration, Discard, Move, NameTrump, Phase, Play
 from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
-from engine.rules import EXTRA_HAND_LIMIT, MAX_HAND, MAX_HANDS, TARGET_GAME_HAND_LIMIT, Rules
-from engine.scoring import HandRecord, hand_points
-from engine.snapshot import (
-    SNAPSHOT_VERSION,
-    card_codes,
-    cards_from_codes,
-    record_from_dict,
-    record_to_dict,
-)
-from engine.special import TRUMP, SpecialHand, super_trump_for
-from engine.view import PlayerView, PublicState
+from engine.rules import EXTRA_HAND_LIMIT, TARGET_GAME_HAND_LIMIT, Rules
+from engine.scoring import HandRecord, exact_bid_winners, hand_points
+from engine.snapshot import UNREADABLE, game_to_json, restore, snapshot_data
+from engine.view import PlayerView, PublicState, player_view, public_state
 
 
 class IllegalAction(ValueError):
     """A refused action. The message is a sentence a player can read."""
 
 
-
-
 _PLAYING = Phase.PLAYING
-_BIDDING = Phase.BIDDING
+_SLOT: tuple[int, ...] = tuple(slot_of(card) for card in ALL_CARDS)
+"""The list of a held hand that keeps each card, by `Card.index`: its suit, or the special
+cards' list."""
+
+_ANY_SUIT: tuple[Suit, ...] = tuple(Suit)
+_ONLY: tuple[tuple[Suit], ...] = tuple((suit,) for suit in Suit)
+"""Each suit alone, made once: the hot path returns these instead of building a tuple."""
 
 
-_STANDARD_SUITS: tuple[tuple[Card, Suit], ...] = tuple(
-    (card, Suit(card.index // 13)) for card in STANDARD_DECK
-)
-"""Each standard card with its suit as a `Suit` (every standard card has one), for dealing."""
-
-
-def _parse_card(card: Card | str) -> Card:
+def parse_card(card: Card | str) -> Card:
+    """A card as a player names it; IllegalAction, in words, when it names none."""
     if isinstance(card, Card):
         return card
     try:
@@ -55,31 +47,24 @@ def _parse_card(card: Card | str) -> Card:
         raise IllegalAction(str(error)) from None
 
 
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 class _Told:
-    """What the move being applied has caused so far (filled in by the steps it runs)."""
+    """What the move being applied has caused so far (filled in by the steps it runs).
 
-    __slots__ = (
-        "bidding", "cards_lost", "declared", "extra_card", "hidden", "next_hand", "scored",
-        "super_trump", "trick", "trump_named", "turned_up", "winners"
-    )
+    The class attributes are the defaults, so a fresh record costs no assignments: most moves
+    cause nothing but themselves."""
 
-    def __init__(self) -> None:
-        self.hidden = False
-        self.declared: Declaration | None = None
-        self.turned_up: Card | None = None
-        self.super_trump: Card | None = None
-        self.cards_lost = False
-        self.trump_named: Suit | None = None
-        self.extra_card = False
-        self.bidding: BiddingResult | None = None
-        self.trick: TrickResult | None = None
-        self.scored: HandRecord | None = None
-        self.next_hand: HandStart | None = None
-        self.winners: tuple[int, ...] | None = None
+    hidden = False
+    declared: Declaration | None = None
+    turned_up: Card | None = None
+    super_trump: Card | None = None
+    cards_lost = False
+    trump_named: Suit | None = None
+    extra_card = False
+    bidding: BiddingResult | None = None
+    trick: TrickResult | None = None
+    scored: HandRecord | None = None
+    next_hand: HandStart | None = None
+    winners: tuple[int, ...] | None = None
 
 
 class Game:
@@ -118,6 +103,18 @@ class Game:
     _must_trump: bool
     _after_broken: bool
     _told: _Told | None = None
+    _playable: tuple[Suit, ...] | None = None
+    """`_playable_suits` of the seat to play, kept from `legal_cards` for the `play` that
+    follows; None once a card is played (and in a new or restored game)."""
+
+    special_cards: ClassVar[tuple[str, ...]] = ("none",)
+    """The rules' `special_cards` this class plays; a subclass declares its own."""
+    by_special_cards: ClassVar[dict[str, type[Game]]] = {}
+    """Which class plays each `special_cards`: every class records itself as it is defined."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        Game.by_special_cards.update(dict.fromkeys(cls.special_cards, cls))
 
     # ----- construction -----
 
@@ -139,7 +136,7 @@ class Game:
         problem = rules.problem(players)
         if problem:
             raise ValueError(problem)
-        game = cls.__new__(_game_class(rules))
+        game = cls.__new__(game_class(rules))
         game.players = players
         game.rules = rules
         game.seed = seed
@@ -160,7 +157,7 @@ class Game:
         game.hand_number = 1
         first_deck: list[Card] | None = None
         if deck is not None:
-            first_deck = [_parse_card(card) for card in deck]
+            first_deck = [parse_card(card) for card in deck]
             pack = rules.pack(players)
             if len(first_deck) != len(pack) or set(first_deck) != set(pack):
                 raise ValueError(
@@ -214,11 +211,7 @@ class Game:
             deck = deck[:-removed]
         size = self._hand_size_for(self.hand_number)
         dealt = size * players
-        dealer = self.dealer
-        # Card i of the pack goes to seat dealer+1+i (mod players); each hand is kept as suit
-        # lists in pack order, so legal_cards() comes out sorted without sorting.
-        from_left = [(dealer + 1 + offset) % players for offset in range(players)]
-        self._held = self._hands_from(dict(zip(deck[:dealt], itertools.cycle(from_left))))
+        self._held = self._hands_from(deck, dealt)
         self._stock = deck[dealt:]
         self.hand_size = size
         self.tricks_in_hand = size
@@ -240,13 +233,18 @@ class Game:
     def _shuffled_pack(self) -> list[Card]:
         return dealt_pack(self.seed, self._deal_index)
 
-    def _hands_from(self, owner: dict[Card, int]) -> list[list[list[Card]]]:
-        """Each seat's hand as suit lists in pack order (and an empty list for special cards)."""
-        held: list[list[list[Card]]] = [[[], [], [], [], []] for _ in range(self.players)]
-        for card, suit in _STANDARD_SUITS:
-            seat = owner.get(card)
-            if seat is not None:
-                held[seat][suit].append(card)
+    def _hands_from(self, deck: list[Card], dealt: int) -> list[list[list[Card]]]:
+        """Deal the top `dealt` cards: card i goes to seat dealer+1+i (mod players). Each hand is
+        kept as suit lists in pack order, then its special cards, so legal cards come out
+        sorted without sorting."""
+        players = self.players
+        first = self.dealer + 1
+        held: list[list[list[Card]]] = [[] for _ in range(players)]
+        for offset in range(players):
+            hand: list[list[Card]] = [[], [], [], [], []]
+            for card in sorted(deck[offset:dealt:players], key=card_index):
+                hand[_SLOT[card.index]].append(card)
+            held[(first + offset) % players] = hand
         return held
 
     def _trump_step(self, deck: list[Card], dealt: int) -> None:
@@ -351,7 +349,7 @@ class Game:
         """The number the dealer may not bid now, when the hook applies to this hand."""
         if not self.rules.hook or self.phase is not Phase.BIDDING or self.turn != self.dealer:
             return None
-        others = sum(bid for seat, bid in enumerate(self.bids) if seat != self.dealer and bid)
+        others = sum(filter(None, self.bids))  # the dealer, bidding last, has no bid yet
         forbidden = self.tricks_in_hand - others
         if 0 <= forbidden <= self.tricks_in_hand and not self._extra_card_possible():
             return forbidden
@@ -369,7 +367,7 @@ class Game:
     def hand_of(self, seat: int) -> list[Card]:
         """A seat's cards. Only for the table service and tests: players get `view(seat)`."""
         clubs, diamonds, hearts, spades, special = self._held[seat]
-        return clubs + diamonds + hearts + spades + special
+        return [*clubs, *diamonds, *hearts, *spades, *special]
 
     def legal_trumps(self) -> list[Suit]:
         return list(Suit) if self.phase is Phase.TRUMP_CHOICE else []
@@ -397,23 +395,45 @@ class Game:
             return []
         assert turn is not None
         held = self._held[turn]
+        suits = self._playable
+        if suits is None:
+            suits = self._playable = self._playable_suits(held)
+        if suits is _ANY_SUIT:
+            clubs, diamonds, hearts, spades, _special = held
+            return [*clubs, *diamonds, *hearts, *spades]
+        if len(suits) == 1:
+            return held[suits[0]][:]
+        return [card for suit in suits for card in held[suit]]
+
+    def _playable_suits(self, held: list[list[Card]]) -> tuple[Suit, ...]:
+        """What may be played now, the one definition for the standard pack: a held card of one
+        of these suits. Follow the led suit if you can; otherwise trump if must_trump says so;
+        lead trumps only once broken (after_broken) unless you hold nothing else."""
         trick = self.current_trick
         if trick:
             led = trick[0][1].suit
             assert led is not None  # the standard pack's tricks hold only standard cards
-            following = held[led]
-            if following:
-                return following[:]
+            if held[led]:
+                return _ONLY[led]
             trump = self.trump_suit
             if self._must_trump and trump is not None and held[trump]:
-                return held[trump][:]
+                return _ONLY[trump]
         elif self._after_broken and not self.trump_broken and self.trump_suit is not None:
             trump = self.trump_suit
-            others = [card for suit in Suit if suit != trump for card in held[suit]]
+            others = tuple(suit for suit in _ANY_SUIT if suit != trump and held[suit])
             if others:
                 return others
-        clubs, diamonds, hearts, spades, _special = held
-        return clubs + diamonds + hearts + spades
+        return _ANY_SUIT
+
+    def _refusal(self, suits: tuple[Suit, ...]) -> str:
+        """Why a card outside `_playable_suits` (`suits`) is refused, in words."""
+        trick = self.current_trick
+        if not trick:
+            return "Trumps have not been broken yet: lead another suit while you hold one."
+        led = trick[0][1].suit
+        if suits[0] == led:
+            return f"You must follow suit: you hold a {suits[0].singular}."
+        return f"You cannot follow suit, so you must trump: you hold a {suits[0].singular}."
 
     def legal_declarations(self, card: Card, seat: int | None = None) -> list[Declaration]:
         """What `card` may be declared as it is played now; empty when it takes no declaration
@@ -484,7 +504,7 @@ class Game:
 
     def discard(self, seat: int, cards: list[Card] | list[str]) -> None:
         """Discard face down (ouch); a thin door onto `apply`."""
-        self.apply(seat, Discard(tuple(_parse_card(card) for card in cards)))
+        self.apply(seat, Discard(tuple(parse_card(card) for card in cards)))
 
     def bid(self, seat: int, tricks: int) -> None:
         """Bid: `apply(seat, Bid(tricks))` without building the Outcome (the hot path)."""
@@ -557,7 +577,7 @@ class Game:
             return
         if seat == self.dealer:
             if self._extra_card_possible() and self.bid_total == self.tricks_in_hand:
-                self._deal_extra_card()
+                self._deal_one_more_card()
             self._bids_complete()
         else:
             self.turn = (seat + 1) % self.players
@@ -566,7 +586,9 @@ class Game:
         """Every bid is in: play starts (special rules may first take a step of their own)."""
         self._start_play()
 
-    def _deal_extra_card(self) -> None:
+    def _deal_one_more_card(self) -> None:
+        """Everyone is dealt one more card from the stock (the hook bid made in extra_card; even
+        bids in a 1-card hand of super_screw)."""
         for seat in self._seats_from_left():
             card = self._stock.pop(0)
             bisect.insort(self._held[seat][slot_of(card)], card, key=card_index)
@@ -581,8 +603,8 @@ class Game:
             raise IllegalAction("It is not time to play a card.")
         if seat != self.turn:
             raise IllegalAction("It is not your turn to play.")
-        if card.__class__ is not Card:
-            card = _parse_card(card)
+        if type(card) is not Card:
+            card = parse_card(card)
         held = self._held[seat]
         suit = card.suit
         if suit is None:  # a special card: the standard pack never holds one
@@ -592,27 +614,13 @@ class Game:
             position = same_suit.index(card)
         except ValueError:
             raise IllegalAction(f"You do not hold the {card}.") from None
+        suits = self._playable
+        if suits is None:
+            suits = self._playable_suits(held)
+        if suit not in suits:
+            raise IllegalAction(self._refusal(suits))
+        self._playable = None  # the position moves on
         trick = self.current_trick
-        if trick:
-            led = trick[0][1].suit
-            if suit != led:
-                assert led is not None  # the trick holds only standard cards (checked above)
-                if held[led]:
-                    raise IllegalAction(f"You must follow suit: you hold a {led.singular}.")
-                trump = self.trump_suit
-                if self._must_trump and trump is not None and suit != trump and held[trump]:
-                    raise IllegalAction(
-                        f"You cannot follow suit, so you must trump: you hold a {trump.singular}."
-                    )
-        elif (
-            self._after_broken
-            and suit == self.trump_suit
-            and not self.trump_broken
-            and any(held[other] for other in Suit if other != suit)
-        ):
-            raise IllegalAction(
-                "Trumps have not been broken yet: lead another suit while you hold one."
-            )
         del same_suit[position]
         trick.append((seat, card))
         if len(trick) == self.players:
@@ -626,14 +634,14 @@ class Game:
         winner, best = trick[0]
         best_suit = best.suit
         best_rank = best.rank
-        for seat, card in trick:
+        for seat, card in trick:  # suits are singletons: `is` compares them
             suit = card.suit
-            if suit == best_suit:
+            if suit is best_suit:
                 if card.rank > best_rank:
                     winner, best_rank = seat, card.rank
-            elif suit == trump:
+            elif suit is trump:
                 winner, best_suit, best_rank = seat, suit, card.rank
-        return winner, best_suit == trump
+        return winner, best_suit is trump
 
     def _finish_trick(self, trick: list[tuple[int, Card]]) -> None:
         winner, trumped = self._trick_winner(trick)
@@ -658,12 +666,18 @@ class Game:
         rules = self.rules
         bids = [bid if bid is not None else 0 for bid in self.bids]
         tricks = self.tricks_won
+        if rules.winner_rule == "exact_bid":  # quick: one hand, no scoresheet, no points
+            self._end_game(exact_bid_winners(bids, tricks))
+            return
+        in_hand, blind = self.tricks_in_hand, self.blind
         points = [
-            hand_points(rules, bids[seat], tricks[seat], self.tricks_in_hand, self.blind)
-            for seat in range(self.players)
+            hand_points(rules, bid, took, in_hand, blind)
+            for bid, took in zip(bids, tricks, strict=True)
         ]
+        scores = self.scores
         for seat, gained in enumerate(points):
-            self.scores[seat] += gained
+            scores[seat] += gained
+        played = self._tricks_played
         self._scoresheet.append(
             HandRecord(
                 hand_number=self.hand_number,
@@ -674,19 +688,23 @@ class Game:
                 trump_suit=self.trump_suit,
                 bids=tuple(bids),
                 tricks=tuple(tricks),
-                made=tuple(bid == took for bid, took in zip(bids, tricks, strict=True)),
+                made=tuple([bid == took for bid, took in zip(bids, tricks, strict=True)]),
                 points=tuple(points),
-                totals=tuple(self.scores),
-                blind=self.blind,
-                leaders=tuple(trick[0][0] for trick in self._tricks_played),
-                plays=tuple(card for trick in self._tricks_played for _, card in trick),
+                totals=tuple(scores),
+                blind=blind,
+                leaders=tuple([trick[0][0] for trick in played]),
+                plays=tuple([card for trick in played for _, card in trick]),
             )
         )
         told = self._told
         if told is not None:
             told.scored = self._scoresheet[-1]
         if self._game_should_end():
-            self._end_game()
+            top = max(self.scores)
+            winners = [seat for seat, score in enumerate(self.scores) if score == top]
+            for seat in winners:
+                self.scores[seat] += rules.winner_bonus
+            self._end_game(winners)
             return
         self.dealer = (self.dealer + 1) % self.players
         self.hand_number += 1
@@ -720,13 +738,8 @@ class Game:
             return False
         return True
 
-    def _end_game(self) -> None:
-        top = max(self.scores)
-        self.winners = [seat for seat, score in enumerate(self.scores) if score == top]
-        if self.rules.winner_rule == "exact_bid":
-            self.winners = exact_bid_winners(self._scoresheet[-1])
-        for seat in self.winners:
-            self.scores[seat] += self.rules.winner_bonus
+    def _end_game(self, winners: list[int]) -> None:
+        self.winners = winners
         self.phase = Phase.GAME_OVER
         self.turn = None
         self._pending = []
@@ -734,327 +747,49 @@ class Game:
         if self._told is not None:
             self._told.winners = tuple(self.winners)
 
-    # ----- views -----
+    # ----- what a seat sees, and snapshots -----
 
     def view(self, seat: int) -> PlayerView:
         """What `seat` may see. Other hands, others' discards and hidden bids are left out."""
-        if not 0 <= seat < self.players:
-            raise ValueError(f"There is no seat {seat}.")
-        phase = self.phase
-        hidden_hand = self.blind and phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING)
-        if phase is Phase.SIMULTANEOUS_BIDDING:
-            bids = tuple(bid if other == seat else None for other, bid in enumerate(self.bids))
-        else:
-            bids = tuple(self.bids)
-        legal_cards = tuple(sort_hand(self.legal_cards(seat)))
-        return PlayerView(
-            seat=seat,
-            players=self.players,
-            rules=self.rules,
-            phase=phase,
-            turn=self.turn,
-            actor_seats=tuple(self.actor_seats()),
-            dealer=self.dealer,
-            hand_number=self.hand_number,
-            hand_count=self.hand_count,
-            hand_size=self.hand_size,
-            tricks_in_hand=self.tricks_in_hand,
-            trump_card=self.trump_card,
-            trump_suit=self.trump_suit,
-            super_trump=self.super_trump,
-            blind=self.blind,
-            hand=() if hidden_hand else tuple(sort_hand(self.hand_of(seat))),
-            discarded=tuple(self.discarded[seat]),
-            bids=bids,
-            has_bid=tuple(bid is not None for bid in self.bids),
-            hook_bid=self.hook_bid,
-            tricks_won=tuple(self.tricks_won),
-            current_trick=tuple(self.current_trick),
-            led_suit=self.led_suit,
-            declarations=tuple(self.declarations.items()),
-            tricks_played=tuple(self._tricks_played),
-            trick_number=self.trick_number,
-            trump_broken=self.trump_broken,
-            scores=tuple(self.scores),
-            scoresheet=tuple(self._scoresheet),
-            legal_bids=tuple(self.legal_bids(seat)),
-            legal_cards=legal_cards,
-            legal_declarations=tuple(
-                (card, tuple(options))
-                for card in legal_cards
-                if (options := self.legal_declarations(card, seat))
-            ),
-            card_values=self.card_values(),
-            legal_trumps=tuple(self.legal_trumps()) if seat == self.turn else (),
-            discards_needed=(
-                self._discards_needed() if seat in self._pending and phase is Phase.DISCARD
-                else 0
-            ),
-            winners=tuple(self.winners),
-        )
+        return player_view(self, seat)
+
+    def public_state(self) -> PublicState:
+        """What everyone at the table may see (hidden simultaneous bids stay hidden)."""
+        return public_state(self)
 
     def card_values(self) -> tuple[tuple[Card, str], ...]:
         """What each special card (and the Super Trump) is worth this hand, in words; empty for
         the standard pack."""
         return ()
 
-    def public_state(self) -> PublicState:
-        """What everyone at the table may see (hidden simultaneous bids stay hidden)."""
-        phase = self.phase
-        bids: tuple[int | None, ...] = tuple(self.bids)
-        if phase is Phase.SIMULTANEOUS_BIDDING:
-            bids = tuple(None for _ in bids)
-        return PublicState(
-            phase=phase,
-            players=self.players,
-            hand_number=self.hand_number,
-            hand_count=self.hand_count,
-            hand_size=self.hand_size,
-            tricks_in_hand=self.tricks_in_hand,
-            dealer=self.dealer,
-            turn=self.turn,
-            actor_seats=tuple(self.actor_seats()),
-            trump_card=self.trump_card,
-            trump_suit=self.trump_suit,
-            super_trump=self.super_trump,
-            bids=bids,
-            tricks_won=tuple(self.tricks_won),
-            current_trick=tuple(self.current_trick),
-            declarations=tuple(self.declarations.items()),
-            last_trick=self.last_trick,
-            trick_number=self.trick_number,
-            scores=tuple(self.scores),
-            hook_bid=self.hook_bid,
-            scoresheet=tuple(self._scoresheet),
-            winners=tuple(self.winners),
-        )
-
-    # ----- snapshots -----
+    def discards_needed(self, seat: int) -> int:
+        """Cards `seat` must still discard now: 0 unless it owes a discard."""
+        if self.phase is not Phase.DISCARD or seat not in self._pending:
+            return 0
+        return self._discards_needed()
 
     def to_json(self) -> str:
         """The whole state as JSON; `Game.from_json` restores it exactly."""
-        return json.dumps(self._to_dict(), separators=(",", ":"))
-
-    def _to_dict(self) -> dict[str, Any]:
-        return {
-            "version": SNAPSHOT_VERSION,
-            "players": self.players,
-            "rules": self.rules.model_dump(mode="json"),
-            "seed": self.seed,
-            "deal_index": self._deal_index,
-            "extra_hands": self._extra_hands,
-            "hand_number": self.hand_number,
-            "dealer": self.dealer,
-            "phase": self.phase.value,
-            "turn": self.turn,
-            "pending": self._pending,
-            "hand_size": self.hand_size,
-            "tricks_in_hand": self.tricks_in_hand,
-            "hands": [card_codes(self.hand_of(seat)) for seat in range(self.players)],
-            "stock": card_codes(self._stock),
-            "discarded": [card_codes(cards) for cards in self.discarded],
-            "trump_card": self.trump_card.code if self.trump_card else None,
-            "trump_suit": self.trump_suit.letter if self.trump_suit is not None else None,
-            "super_trump": self.super_trump.code if self.super_trump else None,
-            "declarations": [
-                [card.code, declaration.code()] for card, declaration in self.declarations.items()
-            ],
-            "plan": self._plan,
-            "blind": self.blind,
-            "bids": self.bids,
-            "tricks_won": self.tricks_won,
-            "current_trick": [[seat, card.code] for seat, card in self.current_trick],
-            "tricks_played": [[[s, c.code] for s, c in trick] for trick in self._tricks_played],
-            "trick_number": self.trick_number,
-            "trump_broken": self.trump_broken,
-            "scores": self.scores,
-            "scoresheet": [record_to_dict(record) for record in self._scoresheet],
-            "winners": self.winners,
-        }
+        return game_to_json(self)
 
     @classmethod
     def from_json(cls, text: str) -> Game:
         """Restore a snapshot. Raises ValueError when it is not one this code can read."""
         try:
-            data = json.loads(text)
-            if data.get("version") != SNAPSHOT_VERSION:
-                raise ValueError(f"snapshot version {data.get('version')!r} is not supported")
-            return cls._from_dict(data)
-        except (LookupError, TypeError, AttributeError, ArithmeticError, RecursionError) as error:
+            data = snapshot_data(text)
+            rules = Rules.model_validate(data["rules"])
+            game: Game = object.__new__(game_class(rules))
+            restore(game, data, rules)
+        except UNREADABLE as error:
             raise ValueError(f"unreadable game snapshot: {error!r}") from None
-
-    @classmethod
-    def _from_dict(cls, data: dict[str, Any]) -> Game:
-        rules = Rules.model_validate(data["rules"])
-        game = cls.__new__(_game_class(rules))
-        game.players = int(data["players"])
-        game.rules = rules
-        game.seed = data["seed"]
-        plan = data.get("plan") or game.rules.plan(int(data["players"]))
-        if not isinstance(plan, list) or not plan or not all(
-            _whole(size) and 1 <= size <= MAX_HAND for size in plan
-        ):
-            raise ValueError("the snapshot's hand sizes are not a list of hand sizes")
-        game._plan = plan
-        game._deal_index = data["deal_index"]
-        game._cache_rule_flags()
-        game._extra_hands = data["extra_hands"]
-        game.hand_number = data["hand_number"]
-        game.dealer = data["dealer"]
-        game.phase = Phase(data["phase"])
-        game.turn = data["turn"]
-        game._pending = list(data["pending"])
-        game.hand_size = data["hand_size"]
-        game.tricks_in_hand = data["tricks_in_hand"]
-        game._held = [by_suit(cards_from_codes(hand)) for hand in data["hands"]]
-        game._stock = cards_from_codes(data["stock"])
-        game.discarded = [cards_from_codes(codes) for codes in data["discarded"]]
-        game.trump_card = Card.parse(data["trump_card"]) if data["trump_card"] else None
-        game.trump_suit = Suit.parse(data["trump_suit"]) if data["trump_suit"] else None
-        super_trump = data.get("super_trump")
-        game.super_trump = Card.parse(super_trump) if super_trump else None
-        game.declarations = {
-            Card.parse(code): Declaration.from_code(declared)
-            for code, declared in data.get("declarations", [])
-        }
-        game.blind = data["blind"]
-        game.bids = list(data["bids"])
-        game.tricks_won = list(data["tricks_won"])
-        game.current_trick = [(seat, Card.parse(code)) for seat, code in data["current_trick"]]
-        game._tricks_played = [
-            tuple((seat, Card.parse(code)) for seat, code in trick)
-            for trick in data["tricks_played"]
-        ]
-        game.trick_number = data["trick_number"]
-        game.trump_broken = data["trump_broken"]
-        game.scores = list(data["scores"])
-        game._scoresheet = [record_from_dict(record) for record in data["scoresheet"]]
-        game.winners = list(data["winners"])
-        game._restored()
-        problem = game._unsound()
-        if problem:
-            raise ValueError(f"unsound game snapshot: {problem}")
         return game
-
-    def _turn_unsound(self) -> str | None:
-        """Whether the seat to act is the one the bids and the tricks so far make it."""
-        players = self.players
-        left = (self.dealer + 1) % players
-        phase = self.phase
-        if phase is Phase.TRUMP_CHOICE:
-            expected: int | None = self.dealer
-        elif phase is Phase.BIDDING:
-            made = sum(bid is not None for bid in self.bids)
-            expected = (left + made) % players
-            if any(self.bids[(left + offset) % players] is None for offset in range(made)):
-                return "the bids were not made in turn"
-        elif phase is Phase.PLAYING:
-            if any(bid is None for bid in self.bids):
-                return "a bid is missing"
-            trick = self.current_trick
-            done = self._tricks_played
-            leader = self._trick_winner(done[-1])[0] if done else left
-            if any(seat != (leader + i) % players for i, (seat, _) in enumerate(trick)):
-                return "the cards of the trick were not played in turn"
-            expected = (leader + len(trick)) % players
-        else:
-            return None
-        return None if self.turn == expected else "the turn is not the seat to act"
-
-    def _unsound(self) -> str | None:
-        """Why a restored state could not have come from play, or None.
-
-        A snapshot is read back after a crash or from a hand-edited store; a state that breaks
-        an invariant would fail later in the middle of a move, so it is refused here.
-        """
-        players = self.players
-        if not _whole(players) or not 3 <= players <= 8:
-            return f"{players!r} players"
-        scalars = (self.seed, self._deal_index, self._extra_hands, self.hand_number, self.dealer,
-                   self.hand_size, self.tricks_in_hand, self.trick_number)
-        if not all(map(_whole, scalars)) or not (self.turn is None or _whole(self.turn)):
-            return "a number that is not a whole number"
-        if not isinstance(self.blind, bool) or not isinstance(self.trump_broken, bool):
-            return "a yes/no field that is not true or false"
-        numbers = [*self.scores, *self.tricks_won, *self.winners, *self._pending]
-        numbers += [bid for bid in self.bids if bid is not None]
-        if not all(map(_whole, numbers)):
-            return "a score, bid, trick count or seat that is not a whole number"
-        if self._deal_index < 1 or not 0 <= self._extra_hands <= EXTRA_HAND_LIMIT:
-            return "the deal count is out of range"
-        if not 1 <= self.hand_number <= MAX_HANDS + EXTRA_HAND_LIMIT + TARGET_GAME_HAND_LIMIT:
-            return "the hand number is out of range"
-        problem = self.rules.problem(players)
-        if problem:
-            return problem
-        seats = range(players)
-        for name in ("bids", "tricks_won", "scores", "discarded", "_held"):
-            if len(getattr(self, name)) != players:
-                return f"{name} is not one entry per seat"
-        if self.dealer not in seats or (self.turn is not None and self.turn not in seats):
-            return "a seat number out of range"
-        if len(set(self._pending)) != len(self._pending) or any(
-            seat not in seats for seat in self._pending
-        ):
-            return "the seats awaited are not distinct seats"
-        phase = self.phase
-        if (self.turn is None) != (phase.simultaneous or phase is Phase.GAME_OVER):
-            return f"the turn does not fit the {phase.value} phase"
-        if phase.simultaneous and not self._pending:
-            return f"nobody is awaited in the {phase.value} phase"
-        if not 1 <= self.tricks_in_hand <= self.hand_size + 1 or self.hand_size > MAX_HAND:
-            return "the hand's size and its tricks disagree"
-        most = max(self.hand_size, self.tricks_in_hand)  # a super_screw loss comes after bids
-        if any(bid is not None and not 0 <= bid <= most for bid in self.bids):
-            return "a bid out of range"
-        done = len(self._tricks_played)
-        if any(won < 0 for won in self.tricks_won) or sum(self.tricks_won) != done:
-            return "the tricks won do not match the tricks played"
-        if phase is not Phase.GAME_OVER and self.trick_number != done + 1:
-            return "the trick number does not match the tricks played"
-        if len(self.current_trick) >= players or any(
-            len(trick) != players for trick in self._tricks_played
-        ):
-            return "a trick has the wrong number of cards"
-        turn_problem = self._turn_unsound()
-        if turn_problem:
-            return turn_problem
-        every_card = [card for seat in seats for card in self.hand_of(seat)]
-        every_card += self._stock
-        every_card += [card for cards in self.discarded for card in cards]
-        every_card += [card for _, card in self.current_trick]
-        every_card += [card for trick in self._tricks_played for _, card in trick]
-        if self.trump_card is not None and self.rules.trump_choice != "dealer_last_card":
-            every_card.append(self.trump_card)
-        if len(set(every_card)) != len(every_card):
-            return "a card is in two places"
-        if phase is Phase.GAME_OVER:
-            if any(self._held[seat] != [[], [], [], [], []] for seat in seats):
-                return "cards are still held after the game"
-            if not self.winners and self.rules.winner_rule != "exact_bid":
-                return "no winners"
-            return None if set(self.winners) <= set(seats) else "a winner out of range"
-        if len(every_card) != self.rules.pack_size(players):
-            return "cards are missing from the pack"
-        for seat in seats:
-            expected = self.tricks_in_hand
-            if phase is Phase.PLAYING:
-                expected -= done + any(player == seat for player, _ in self.current_trick)
-            elif phase is Phase.DISCARD or phase is Phase.TRUMP_CHOICE:
-                expected = self.hand_size - (
-                    0 if seat in self._pending or phase is Phase.TRUMP_CHOICE
-                    else self._discards_needed()
-                )
-            if len(self.hand_of(seat)) != expected:
-                return f"seat {seat} holds {len(self.hand_of(seat))} cards, not {expected}"
-        return None
 
     def _restored(self) -> None:
         """Rebuild what a snapshot does not store (special rules: the hand's card meanings)."""
 
     def copy(self) -> Game:
         """An independent copy, for trying an action without touching the original."""
-        return Game._from_dict(json.loads(self.to_json()))
+        return Game.from_json(self.to_json())
 
     def __repr__(self) -> str:
         return (
@@ -1063,239 +798,12 @@ class Game:
         )
 
 
+def game_class(rules: Rules) -> type[Game]:
+    """The class that plays these rules: `Game` for the standard pack, else the subclass that
+    declares their special cards (`engine.special_game`, which `engine` imports)."""
+    return Game.by_special_cards[rules.special_cards]
 
 
-def exact_bid_winners(record: HandRecord) -> list[int]:
-    """Quick's winner rule: the players who made their exact bid, the highest such bid first;
-    nobody when nobody made it."""
-    made = [seat for seat, made in enumerate(record.made) if made]
-    if not made:
-        return []
-    top = max(record.bids[seat] for seat in made)
-    return [seat for seat in made if record.bids[seat] == top]
+Game.by_special_cards["none"] = Game
 
-
-class SpecialGame(Game):
-    """A game whose pack holds jokers, Wizards or Jesters (docs/rules.md section 4).
-
-    `Game.new` and `Game.from_json` hand one out when the rules add special cards, so the
-    standard pack's play path stays free of every special-card branch. Each special step is its
-    own phase or move: a joker's declaration goes with its Play; a turned Wizard waits for the
-    dealer's NameTrump; in super_screw the bids come first, then even bids cost a card (or deal
-    a second one), then the trump card is turned.
-    """
-
-    _hand: SpecialHand
-    _losing: bool = False
-
-    # ----- the deal -----
-
-    def _shuffled_pack(self) -> list[Card]:
-        return dealt_pack(self.seed, self._deal_index, tuple(self.rules.pack(self.players)))
-
-    def _hands_from(self, owner: dict[Card, int]) -> list[list[list[Card]]]:
-        held: list[list[list[Card]]] = [[[], [], [], [], []] for _ in range(self.players)]
-        for card in ALL_CARDS:
-            seat = owner.get(card)
-            if seat is not None:
-                held[seat][slot_of(card)].append(card)
-        return held
-
-    def _trump_step(self, deck: list[Card], dealt: int) -> None:
-        rules = self.rules
-        self._losing = False
-        no_trump = rules.last_hand_no_trump and self._is_last_planned_hand()
-        choice = rules.trump_choice
-        if choice == "turn_up" and not no_trump:
-            if rules.bid_before_trump:
-                self._after_trump()  # the card is turned once every bid is in
-                return
-            if self._turn_up():
-                return  # a turned Wizard: the dealer names trump
-            self._after_trump()
-            return
-        super()._trump_step(deck, dealt)
-
-    def _turn_up(self) -> bool:
-        """Turn the next card for trump; True when it is a Wizard and the dealer must name trump."""
-        if not self._stock:
-            return False
-        card = self._stock.pop(0)
-        self.trump_card = card
-        self.trump_suit = card.suit if card.index < 52 else None
-        if self.rules.special_cards == "super_screw":
-            self.super_trump = super_trump_for(card)
-        told = self._told
-        if told is not None:
-            told.turned_up = card
-            told.trump_named = self.trump_suit
-            told.super_trump = self.super_trump
-        if card.kind == "wizard":
-            self.phase = Phase.TRUMP_CHOICE
-            self.turn = self.dealer
-            self._refresh()
-            return True
-        return False
-
-    def _after_trump(self) -> None:
-        self._refresh()
-        super()._after_trump()
-
-    def _refresh(self) -> None:
-        self._hand = SpecialHand(
-            self.rules.special_cards, self.trump_suit, self.trump_card, self.super_trump
-        )
-
-    def _restored(self) -> None:
-        self._losing = self.phase is Phase.DISCARD and all(
-            bid is not None for bid in self.bids
-        )
-        self._refresh()
-
-    # ----- bids that add up (super_screw) -----
-
-    def _bids_complete(self) -> None:
-        rules = self.rules
-        even = self.bid_total == self.tricks_in_hand
-        if even and rules.card_loss != "none":
-            if self.hand_size == 1:
-                if len(self._stock) > self.players:
-                    self._deal_second_card()
-            elif rules.card_loss == "choice":
-                self._losing = True
-                self.phase = Phase.DISCARD
-                self.turn = None
-                self._pending = list(self._seats_from_left())
-                return
-            else:
-                self._lose_random_cards()
-        self._after_bids()
-
-    def _after_bids(self) -> None:
-        if self.rules.bid_before_trump and self.rules.trump_choice == "turn_up":
-            self._turn_up()
-        self._refresh()
-        self._start_play()
-
-    def _deal_second_card(self) -> None:
-        for seat in self._seats_from_left():
-            card = self._stock.pop(0)
-            held = self._held[seat][slot_of(card)]
-            bisect.insort(held, card, key=card_index)
-        self.hand_size += 1
-        self.tricks_in_hand += 1
-        if self._told is not None:
-            self._told.extra_card = True
-
-    def _lose_random_cards(self) -> None:
-        """Each player's left neighbour takes one card from them blind; it leaves play."""
-        rng = random.Random(f"ohhell:{self.seed}:{self._deal_index}:loss")
-        for seat in self._seats_from_left():
-            cards = self.hand_of(seat)
-            card = cards[int(rng.random() * len(cards))]
-            self._held[seat][slot_of(card)].remove(card)
-            self.discarded[seat] = self.discarded[seat] + [card]
-        self.tricks_in_hand -= 1
-        if self._told is not None:
-            self._told.cards_lost = True
-
-    def _discards_needed(self) -> int:
-        return 1 if self._losing else super()._discards_needed()
-
-    def _discards_done(self, needed: int) -> None:
-        if not self._losing:
-            super()._discards_done(needed)
-            return
-        self._losing = False
-        self.tricks_in_hand = self.hand_size - 1
-        if self._told is not None:
-            self._told.cards_lost = True
-        self._after_bids()
-
-    # ----- play -----
-
-    @property
-    def led_suit(self) -> Suit | None:
-        if not self.current_trick:
-            return None
-        return self._hand.led_suit(self.current_trick, self.declarations)
-
-    def legal_cards(self, seat: int | None = None) -> list[Card]:
-        turn = self.turn
-        if self.phase is not _PLAYING or (seat is not None and seat != turn):
-            return []
-        assert turn is not None
-        held = self.hand_of(turn)
-        return self._hand.legal(held, self.current_trick, self.declarations,
-                                self.trick_number == 1)
-
-    def legal_declarations(self, card: Card, seat: int | None = None) -> list[Declaration]:
-        turn = self.turn
-        if self.phase is not _PLAYING or (seat is not None and seat != turn) or turn is None:
-            return []
-        held = self.hand_of(turn)
-        return list(self._hand.declarations_for(card, held, self.current_trick,
-                                                self.declarations))
-
-    def _play_move(self, seat: int, move: Play) -> None:
-        self.play(seat, move.card, move.declaration)
-
-    def play(
-        self, seat: int, card: Card | str, declaration: Declaration | None = None
-    ) -> None:
-        """Play a card; a joker that asks for it is played with its declaration."""
-        if self.phase is not _PLAYING:
-            raise IllegalAction("It is not time to play a card.")
-        if seat != self.turn:
-            raise IllegalAction("It is not your turn to play.")
-        if card.__class__ is not Card:
-            card = _parse_card(card)
-        assert isinstance(card, Card)
-        held = self.hand_of(seat)
-        if card not in held:
-            alike = next((other for other in held if card.index >= 52 and
-                          other.kind == card.kind), None)
-            if alike is None:
-                article = "a" if card.index >= 52 else "the"
-                raise IllegalAction(f"You do not hold {article} {card}.")
-            card = alike
-        hand = self._hand
-        trick = self.current_trick
-        declarations = self.declarations
-        refusal = hand.refusal(card, held, trick, declarations, self.trick_number == 1)
-        if refusal is None:
-            refusal = hand.declaration_refusal(card, declaration, held, trick, declarations)
-        if refusal is not None:
-            raise IllegalAction(refusal)
-        if declaration is None:
-            declaration = hand.auto_declaration(card, declarations)
-        self._held[seat][slot_of(card)].remove(card)
-        if declaration is not None:
-            declarations[card] = declaration
-        if self._told is not None:
-            self._told.declared = declaration
-        trick.append((seat, card))
-        if len(trick) == self.players:
-            self._finish_trick(trick)
-        else:
-            self.turn = (seat + 1) % self.players
-
-    def _trick_winner(self, trick: list[tuple[int, Card]] | Trick) -> tuple[int, bool]:
-        hand = self._hand
-        declarations = self.declarations
-        winner = hand.winner(trick, declarations)
-        trumped = any(
-            hand.key(card, declarations.get(card), None)[0] == TRUMP
-            for seat, card in trick
-            if seat == winner
-        )
-        return winner, trumped
-
-    def card_values(self) -> tuple[tuple[Card, str], ...]:
-        if self.phase is Phase.GAME_OVER:
-            return ()
-        return self._hand.card_values(self.rules.special_pack(), self.declarations)
-
-
-def _game_class(rules: Rules) -> type[Game]:
-    return Game if rules.special_cards == "none" else SpecialGame
+__all__ = ["Game", "IllegalAction", "game_class", "parse_card"]

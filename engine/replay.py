@@ -106,6 +106,20 @@ class _HandInProgress:
                           tuple(self.tricks), record)
 
 
+def _unscored_row(game: Game) -> HandRecord:
+    """The row a hand would have had on a sheet, for a game that keeps none (the exact bid
+    wins, docs/rules.md `quick`): bids, tricks and made, and no points."""
+    bids = tuple(bid if bid is not None else 0 for bid in game.bids)
+    tricks = tuple(game.tricks_won)
+    return HandRecord(
+        hand_number=game.hand_number, hand_size=game.hand_size,
+        tricks_in_hand=game.tricks_in_hand, dealer=game.dealer, trump_card=game.trump_card,
+        trump_suit=game.trump_suit, bids=bids, tricks=tricks,
+        made=tuple(bid == took for bid, took in zip(bids, tricks, strict=True)),
+        points=(0,) * game.players, totals=tuple(game.scores),
+    )
+
+
 def replay_game(game: Game, moves: Iterable[tuple[int, Move]]) -> GameReplay:
     """Play `game` (fresh from Game.new, no move made) through `moves` ((seat, move) in the order
     they were accepted) and keep every hand. Raises IllegalAction when a move does not apply,
@@ -139,6 +153,8 @@ def replay_game(game: Game, moves: Iterable[tuple[int, Move]]) -> GameReplay:
                 hand = _HandInProgress(game)
     if game.phase is not Phase.GAME_OVER:
         raise NotFinished("this game is still being played: it can be replayed once it is over")
+    if not hands:  # quick: its one hand ends the game without a sheet row
+        hands.append(hand.done(_unscored_row(game)))
     return GameReplay(game.players, tuple(hands), tuple(game.winners), game)
 
 

@@ -202,6 +202,13 @@ class Rules(BaseModel):
             self.hand_count not in (None, 1)
         ):
             return "A hand of random size is a one-hand game."
+        if self.winner_rule == "exact_bid" and (
+            self.game_end == "target"
+            or (self.hand_sizes is not None and len(self.hand_sizes) != 1)
+            or (self.hand_sizes is None and self.hand_sequence != "random"
+                and (self.hand_count != 1 or self.deals_per_seat is not None))
+        ):
+            return "The exact-bid winner (quick) is decided by a single hand."
         if players is None:
             return None
         if not self.min_players <= players <= self.max_players:
@@ -507,9 +514,9 @@ SPECIAL_TEXT: dict[str, list[str]] = {
     "blackout_jokers": [
         "All cards are dealt: none is turned.",
         "Jokers may not be led unless you hold nothing else, and not played to the first trick "
-        "unless the Ace of trumps was led to it; otherwise any time. The first joker played in "
-        "a hand is declared high (wins the trick) or low (loses); the second is the opposite. "
-        "After a led joker the first other card sets the suit.",
+        "unless the Ace of trumps was led to it (or you hold nothing else); otherwise any time. "
+        "The first joker played in a hand is declared high (wins the trick) or low (loses); the "
+        "second is the opposite. After a led joker the first other card sets the suit.",
     ],
     "super_screw": [
         "Above the Ace of trumps: the Super Joker, the Loser Joker, then the Super Trump (the "

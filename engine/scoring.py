@@ -3,6 +3,7 @@ scoresheet record of a finished hand."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, Suit
@@ -67,3 +68,13 @@ def hand_points(rules: Rules, bid: int, tricks: int, tricks_in_hand: int, blind:
     if scheme == "wizard":
         return -10 * abs(bid - tricks)
     return 0  # strict and bonus_only: a missed bid scores nothing
+
+
+def exact_bid_winners(bids: Sequence[int], tricks: Sequence[int]) -> list[int]:
+    """Quick's winners (docs/rules.md section 4): the players who made their exact bid, the
+    highest such bid first; nobody when nobody made it."""
+    made = [seat for seat, (bid, took) in enumerate(zip(bids, tricks, strict=True)) if bid == took]
+    if not made:
+        return []
+    top = max(bids[seat] for seat in made)
+    return [seat for seat in made if bids[seat] == top]

@@ -40,14 +40,14 @@ class SpecialHand:
         self.trump = trump
         self.turned = turned
         self.super_trump = super_trump
-        self.dup = turned if system == "joker_dup" and turned is not None and turned.index < 52 \
+        self.dup = turned if system == "joker_dup" and turned is not None and not turned.special \
             else None
 
     # ----- what a card is -----
 
     def is_wild(self, card: Card) -> bool:
         """May be played to any trick, whatever was led."""
-        if card.index < 52:
+        if not card.special:
             return False
         if self.system == "joker_high":
             return self.trump is None
@@ -57,7 +57,7 @@ class SpecialHand:
 
     def suit_of(self, card: Card) -> Suit | None:
         """The suit a card that is not wild follows as (a joker that stands for a trump)."""
-        if card.index < 52:
+        if not card.special:
             return card.suit
         if self.system == "joker_high":
             return self.trump
@@ -67,7 +67,7 @@ class SpecialHand:
 
     def _leads(self, card: Card, declaration: Declaration | None) -> object:
         """The suit a card sets when it comes first: a Suit, None (no suit: free), or _SKIP."""
-        if card.index < 52:
+        if not card.special:
             return card.suit
         system = self.system
         if system == "wizard":
@@ -96,7 +96,7 @@ class SpecialHand:
     ) -> tuple[int, float]:
         """How strong a played card is in its trick: the highest key wins, the first of equals."""
         trump = self.trump
-        if card.index < 52:
+        if not card.special:
             if card is self.super_trump:
                 return (TRUMP, 16)
             suit: Suit | None = card.suit
@@ -173,9 +173,11 @@ class SpecialHand:
         """Why `card` may not be played now (a sentence naming the rule), or None."""
         wild = self.is_wild(card)
         if self.system == "blackout_jokers" and wild:
-            if not trick and any(not self.is_wild(other) for other in held):
+            # Both restrictions yield to a hand of nothing but jokers: one of them must be played.
+            only_jokers = all(self.is_wild(other) for other in held)
+            if not trick and not only_jokers:
                 return "A joker may not be led while you hold other cards."
-            if first_trick and not self._ace_of_trumps_led(trick):
+            if first_trick and not only_jokers and not self._ace_of_trumps_led(trick):
                 return (
                     "A joker may not be played to the first trick of a hand unless the Ace of "
                     "trumps was led to it."
@@ -191,7 +193,7 @@ class SpecialHand:
         ]
         if not followers or card in followers:
             return None
-        if all(other.index >= 52 for other in followers):
+        if all(other.special for other in followers):
             return (
                 f"You must follow {led.label}: your joker counts as a {led.singular} this hand "
                 f"({self.value_text(followers[0])})."
@@ -211,7 +213,7 @@ class SpecialHand:
         if not trick or self.trump is None:
             return False
         led = trick[0][1]
-        return led.index < 52 and led.rank == 14 and led.suit == self.trump
+        return not led.special and led.rank == 14 and led.suit == self.trump
 
     # ----- declarations -----
 
@@ -223,7 +225,7 @@ class SpecialHand:
         declarations: dict[Card, Declaration],
     ) -> tuple[Declaration, ...]:
         """What `card` may be declared as it is played; empty when it takes no declaration."""
-        if card.index < 52:
+        if not card.special:
             return ()
         system = self.system
         if system == "blackout_jokers":
@@ -231,13 +233,13 @@ class SpecialHand:
         if system != "love_that_joker":
             return ()
         suits: list[Suit | None] = list(Suit)
-        if self.trump is None and self.turned is not None and self.turned.index >= 52:
+        if self.trump is None and self.turned is not None and self.turned.special:
             suits.append(None)  # after a turned joker the other may be declared trump
         trump_like = self.trump
         led = self.led_suit(trick, declarations) if trick else None
         if led is not None and led != self.trump:
             can_follow = any(
-                other.index < 52 and other.suit == led for other in held
+                not other.special and other.suit == led for other in held
             )
             if can_follow:
                 suits = [suit for suit in suits if suit != trump_like and suit is not None]
@@ -247,7 +249,7 @@ class SpecialHand:
         self, card: Card, declarations: dict[Card, Declaration]
     ) -> Declaration | None:
         """The value a card takes without a word (the second Blackout joker)."""
-        if self.system == "blackout_jokers" and card.index >= 52 and declarations:
+        if self.system == "blackout_jokers" and card.special and declarations:
             first = next(iter(declarations.values()))
             return Declaration(None, not first.high)
         return None
@@ -274,7 +276,7 @@ class SpecialHand:
                     f"The second joker is {'high' if auto.high else 'low'}: the first was "
                     f"declared {first}."
                 )
-            if card.index < 52:
+            if not card.special:
                 return f"The {card} is not declared: only a joker is."
             return f"A {card} is not declared: play it as it is."
         if self.system == "blackout_jokers":
@@ -335,7 +337,7 @@ class SpecialHand:
             other = "it beats the Low Joker" if kind == "high_joker" else "the High Joker beats it"
             extra = (
                 " or trump (the only card that can be trump this hand)"
-                if trump is None and self.turned is not None and self.turned.index >= 52
+                if trump is None and self.turned is not None and self.turned.special
                 else ""
             )
             return (
@@ -354,7 +356,7 @@ class SpecialHand:
             return (
                 "the first played is declared high (wins the trick) or low (loses); not led "
                 "while you hold other cards, nor played to the first trick unless the Ace of "
-                "trumps was led"
+                "trumps was led or you hold nothing else"
             )
         if system == "super_screw":
             if kind == "super_joker":
@@ -380,7 +382,7 @@ class SpecialHand:
         out: list[tuple[Card, str]] = []
         seen: set[str] = set()
         for card in pack:
-            if card.index >= 52 and card.kind not in seen:
+            if card.special and card.kind not in seen:
                 seen.add(card.kind)
                 out.append((card, self.value_text(card, declarations)))
         if self.super_trump is not None and self.trump is not None:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import Card, Suit
+from engine.cards import Card, Suit, sort_hand
 from engine.moves import Declaration, Phase
 from engine.outcome import Trick, over_under
 from engine.rules import Rules
 from engine.scoring import HandRecord
+from engine.state import GameState
 
 
 def _over_under_of(bids: tuple[int | None, ...], tricks: int) -> str | None:
@@ -127,4 +128,93 @@ class PublicState:
         return sum(bid for bid in self.bids if bid is not None)
 
 
-__all__ = ["PlayerView", "PublicState"]
+def player_view(game: GameState, seat: int) -> PlayerView:
+    """What `seat` may see (`Game.view`). Other hands, others' discards and hidden bids are
+    left out."""
+    if not 0 <= seat < game.players:
+        raise ValueError(f"There is no seat {seat}.")
+    phase = game.phase
+    hidden_hand = game.blind and phase.bidding
+    if phase is Phase.SIMULTANEOUS_BIDDING:
+        bids = tuple(bid if other == seat else None for other, bid in enumerate(game.bids))
+    else:
+        bids = tuple(game.bids)
+    legal_cards = tuple(sort_hand(game.legal_cards(seat)))
+    return PlayerView(
+        seat=seat,
+        players=game.players,
+        rules=game.rules,
+        phase=phase,
+        turn=game.turn,
+        actor_seats=tuple(game.actor_seats()),
+        dealer=game.dealer,
+        hand_number=game.hand_number,
+        hand_count=game.hand_count,
+        hand_size=game.hand_size,
+        tricks_in_hand=game.tricks_in_hand,
+        trump_card=game.trump_card,
+        trump_suit=game.trump_suit,
+        super_trump=game.super_trump,
+        blind=game.blind,
+        hand=() if hidden_hand else tuple(sort_hand(game.hand_of(seat))),
+        discarded=tuple(game.discarded[seat]),
+        bids=bids,
+        has_bid=tuple(bid is not None for bid in game.bids),
+        hook_bid=game.hook_bid,
+        tricks_won=tuple(game.tricks_won),
+        current_trick=tuple(game.current_trick),
+        led_suit=game.led_suit,
+        declarations=tuple(game.declarations.items()),
+        tricks_played=tuple(game.tricks_played),
+        trick_number=game.trick_number,
+        trump_broken=game.trump_broken,
+        scores=tuple(game.scores),
+        scoresheet=tuple(game.scoresheet),
+        legal_bids=tuple(game.legal_bids(seat)),
+        legal_cards=legal_cards,
+        legal_declarations=tuple(
+            (card, tuple(options))
+            for card in legal_cards
+            if (options := game.legal_declarations(card, seat))
+        ),
+        card_values=game.card_values(),
+        legal_trumps=tuple(game.legal_trumps()) if seat == game.turn else (),
+        discards_needed=game.discards_needed(seat),
+        winners=tuple(game.winners),
+    )
+
+
+def public_state(game: GameState) -> PublicState:
+    """What everyone at the table may see (`Game.public_state`): hidden simultaneous bids stay
+    hidden."""
+    phase = game.phase
+    bids: tuple[int | None, ...] = tuple(game.bids)
+    if phase is Phase.SIMULTANEOUS_BIDDING:
+        bids = tuple(None for _ in bids)
+    return PublicState(
+        phase=phase,
+        players=game.players,
+        hand_number=game.hand_number,
+        hand_count=game.hand_count,
+        hand_size=game.hand_size,
+        tricks_in_hand=game.tricks_in_hand,
+        dealer=game.dealer,
+        turn=game.turn,
+        actor_seats=tuple(game.actor_seats()),
+        trump_card=game.trump_card,
+        trump_suit=game.trump_suit,
+        super_trump=game.super_trump,
+        bids=bids,
+        tricks_won=tuple(game.tricks_won),
+        current_trick=tuple(game.current_trick),
+        declarations=tuple(game.declarations.items()),
+        last_trick=game.last_trick,
+        trick_number=game.trick_number,
+        scores=tuple(game.scores),
+        hook_bid=game.hook_bid,
+        scoresheet=tuple(game.scoresheet),
+        winners=tuple(game.winners),
+    )
+
+
+__all__ = ["PlayerView", "PublicState", "player_view", "public_state"]

@@ -7,6 +7,7 @@ database of its own (CREATE DATABASE is quick).
 
     server = PostgresServer.start(fast=True)   # or None, with the reason, via find_binaries()
     dsn = server.new_database()                # postgresql://postgres@/db_1?host=/tmp/...
+    server.down(); server.up()                 # a restart: clients' connections drop
     server.stop()
 """
 
@@ -57,6 +58,7 @@ class PostgresServer:
     binaries: Path
     folder: Path
     user: str | None  # the user it runs as when we are root
+    options: list[str] = field(default_factory=list)
     _numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     @classmethod
@@ -85,14 +87,24 @@ class PostgresServer:
             ]
             if fast:
                 options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
-            server._run(
-                "pg_ctl", "-D", str(folder / "data"), "-l", str(folder / "log"), "-w",
-                "-t", "60", "-o", " ".join(options), "start",
-            )
+            server.options = options
+            server.up()
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
         return server
+
+    def up(self) -> None:
+        """Start the server (again, after down())."""
+        self._run(
+            "pg_ctl", "-D", str(self.folder / "data"), "-l", str(self.folder / "log"), "-w",
+            "-t", "60", "-o", " ".join(self.options), "start",
+        )
+
+    def down(self) -> None:
+        """Stop the server as a restart or a crash would (its clients' connections drop);
+        up() starts it again on the same data."""
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
 
     def _run(self, program: str, *args: str) -> None:
         command = [str(self.binaries / program), *args]

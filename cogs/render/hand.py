@@ -27,6 +27,7 @@ from cogs.render.lines import (
     trump_now,
     your_result,
 )
+from cogs.render.scores import EXACT_BID_RULE, exact_bid_game, exact_bid_text
 from engine import Card, Phase, PlayerView, Suit, sort_hand
 
 
@@ -127,6 +128,13 @@ def hand_over_message(view: TableView, seat: int, hand_number: int, *,
     title = f"Hand {hand_number} is over"
     if view.status.active:
         text += "\nYour next hand is in a new message."
+    elif over is not None and exact_bid_game(view):
+        title = "The game is over"
+        text = f"You {exact_bid_text(view, seat)}."
+        won = " and ".join(seat_label(view.seats[w]) for w in over.winners)
+        text += f"\n{won} {'win' if len(over.winners) > 1 else 'wins'}." if won else (
+            "\nNobody made their exact bid: nobody wins.")
+        text += f"\n{EXACT_BID_RULE}\nThe table: {where}"
     elif over is not None:
         title = "The game is over"
         mine = next((s for s in over.standings if s.seat == seat), None)

@@ -19,12 +19,31 @@ PHONE_WIDTH = 35
 MADE, MISSED = "✓", "✗"
 
 
+EXACT_BID_RULE = "No scoresheet: the exact bid wins, the higher bid breaking ties."
+
+
+def exact_bid_game(view: TableView) -> bool:
+    """Quick's rule (docs/rules.md section 4): one hand, the exact bid wins, no scoresheet."""
+    return view.rules is not None and view.rules.winner_rule == "exact_bid"
+
+
+def exact_bid_text(view: TableView, seat: int) -> str:
+    """What a seat bid and took in the hand, and whether it was exact: "bid 2, took 2 ✓"."""
+    st = view.state
+    bid = st.bids[seat] if st is not None else None
+    if st is None or bid is None:
+        return "did not bid"
+    took = st.tricks_won[seat]
+    return f"bid {bid}, took {took} {MADE if bid == took else MISSED}"
+
+
 def scoresheet(view: TableView) -> discord.Embed:
     """`/ohhell scores`: the scoresheet so far (the final sheet once the game is over)."""
     final = {TableStatus.FINISHED: " · final", TableStatus.CANCELLED: " · ended"}
     e = discord.Embed(title=f"{game_title(view)} · scoresheet{final.get(view.status, '')}",
                       colour=BLUE)
-    e.description = scoresheet_text(view) or "No hand has been scored yet."
+    e.description = scoresheet_text(view) or (
+        EXACT_BID_RULE if exact_bid_game(view) else "No hand has been scored yet.")
     return e
 
 

@@ -32,7 +32,12 @@ from cogs.render.lines import (
     trick_text,
     trump_now,
 )
-from cogs.render.scores import scoresheet_text
+from cogs.render.scores import (
+    EXACT_BID_RULE,
+    exact_bid_game,
+    exact_bid_text,
+    scoresheet_text,
+)
 from engine import HandRecord, Rules
 
 CHART_FILE = "scores.png"
@@ -154,7 +159,8 @@ def _playing(view: TableView, extras: TableExtras) -> Render:
         mark = " ▶" if s.seat in st.actor_seats else ""
         tag = " (D)" if s.seat == st.dealer else ""
         value = f"bid **{'-' if bid is None else bid}** · won **{st.tricks_won[s.seat]}**"
-        value += f"\n{points(st.scores[s.seat])}"
+        if not exact_bid_game(view):
+            value += f"\n{points(st.scores[s.seat])}"
         if s.autopilot:
             value += " · 🤖 autopilot"
         if s.user_id is not None and (s.dm_failed or s.user_id in extras.dm_closed):
@@ -194,18 +200,25 @@ def _finished(view: TableView, extras: TableExtras) -> Render:
     if over is not None:
         seats = view.seats
         names = [seat_mention(seats[w]) for w in over.winners]
+        quick = exact_bid_game(view)
         e.description = ("🏆 " + " and ".join(names) + (" win!" if len(names) > 1 else " wins!")
-                         if names else "The game is over.")
+                         if names else "Nobody made their exact bid: nobody wins." if quick
+                         else "The game is over.")
         ratings = {r.user_id: r for r in over.rating_changes}
         lines = []
         for s in over.standings:
             line = f"{s.place}. {seat_mention(seats[s.seat])}: **{s.score}**"
+            if quick:  # no points: what each player bid and took decides
+                line = f"{seat_mention(seats[s.seat])}: {exact_bid_text(view, s.seat)}"
             if s.user_id in ratings:
                 line += f" · rating {_rating(ratings[s.user_id])}"
             lines.append(line)
         if over.hints:
             lines.append("Not rated: hints were allowed at this table.")
-        e.add_field(name="Final standings", value="\n".join(lines)[:1024], inline=False)
+        if quick:
+            lines.append(EXACT_BID_RULE)
+        e.add_field(name="Bid and took" if quick else "Final standings",
+                    value="\n".join(lines)[:1024], inline=False)
     sheet = scoresheet_text(view, 3000)
     if sheet:
         e.description = f"{e.description or ''}\n\n{sheet}"

@@ -73,8 +73,9 @@ def _key(table: int, hand: int, seat: int | None, action: str,
     return json.dumps([table, hand, seat, action, move], sort_keys=True)
 
 
-async def check(path: Path, acknowledged: list[list[Any]], tally: Tally) -> None:
-    """Check the database after a kill (see the module docstring); problems go to `tally`."""
+async def check(path: Path | str, acknowledged: list[list[Any]], tally: Tally) -> None:
+    """Check the database (a SQLite path or a PostgreSQL URL) after a kill (see the module
+    docstring); problems go to `tally`."""
     tally.tables.update(int(m[0]) for m in acknowledged)
     store = await Store.open(path)
     try:
@@ -89,7 +90,11 @@ async def check(path: Path, acknowledged: list[list[Any]], tally: Tally) -> None
                 if entry.action in MOVES and entry.user_id is not None:
                     logged[_key(table_id, int(entry.payload["hand"]), entry.seat, entry.action,
                                 entry.payload)] += 1
-            game = replay(Rules.model_validate_json(record.rules_json), log)
+            try:
+                game = replay(Rules.model_validate_json(record.rules_json), log)
+            except ValueError as err:  # IllegalAction: a move the game was not at
+                tally.problems.append(f"table {table_id}: the log does not replay: {err}")
+                continue
             replayed = None if game is None else game.to_json()
             if replayed != record.snapshot_json:
                 tally.problems.append(f"table {table_id}: the log does not replay to the "

@@ -5,6 +5,10 @@ parent kills it at random moments (SIGKILL) and starts it again on the same data
 
     python tests/bot/crash_child.py DB_PATH CHANNELS SEED
 
+Besides moves, it does the table's bookkeeping at random now and then (bookkeeping()): a DM that
+failed, new message ids, a person leaving mid-game, the host ending the table; those are saved
+too (some as waiting rows that go with the next save), so kills land among them.
+
 Lines (JSON, one per line):
   {"ready": {"resumed": [ids], "broken": [[id, reason]...]}}   after resume_all
   {"move": [table, hand, seat, action, payload]}              after act() returned
@@ -14,6 +18,7 @@ A line is written only after the call it reports has returned, so it is acknowle
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import sys
@@ -52,24 +57,49 @@ def choose(service: TableService, view: TableView, seat: int, rng: random.Random
     raise AssertionError(pv.phase)
 
 
-async def open_and_deal(service: TableService, channel: int, rng: random.Random) -> int:
+async def open_and_deal(service: TableService, channel: int, rng: random.Random,
+                        guild: int = GUILD) -> int:
     preset = rng.choice(PRESETS)
     options = TableOptions(preset=preset, bots=rng.randint(1, 2), bot_level="random",
                            max_cards=rng.randint(2, 4), turn_timeout=0)
-    view = await service.open_table(GUILD, channel, PEOPLE[0], "Ann", options)
+    view = await service.open_table(guild, channel, PEOPLE[0], "Ann", options)
     await service.join(view.table_id, PEOPLE[1], "Bob")
     await service.deal(view.table_id, PEOPLE[0])
     return view.table_id
 
 
-async def play(service: TableService, channel: int, rng: random.Random) -> None:
+async def bookkeeping(service: TableService, view: TableView, rng: random.Random) -> None:
+    """Now and then, what Discord makes the table save besides moves: a DM that failed (a
+    waiting row), new message ids, a person leaving mid-game, the host ending the table."""
+    roll = rng.random()
+    people = [s.user_id for s in view.seats if s.user_id is not None and not s.autopilot]
+    if roll < 0.02 and people:
+        service.set_dm_failed(view.table_id, rng.choice(people))
+    elif roll < 0.04:
+        service.set_table_message(view.table_id, rng.randrange(1, 1 << 40))
+    elif roll < 0.05 and view.state is not None and people:
+        service.set_dm_message(view.table_id, rng.choice(people), view.state.hand_number,
+                               rng.randrange(1, 1 << 40), rng.randrange(1, 1 << 40))
+    elif roll < 0.055 and view.state is not None and PEOPLE[1] in people:
+        await service.leave(view.table_id, PEOPLE[1])
+    elif roll < 0.058:
+        await service.end(view.table_id, view.host_id)
+
+
+async def play(service: TableService, channel: int, rng: random.Random,
+               guild: int = GUILD) -> None:
     while True:
         view = service.find_table(channel)
         if view is None:
             try:
-                await open_and_deal(service, channel, rng)
+                await open_and_deal(service, channel, rng, guild)
             except TableError:
                 await asyncio.sleep(0.001)
+            continue
+        with contextlib.suppress(TableError):
+            await bookkeeping(service, view, rng)
+        view = service.find_table(channel)
+        if view is None:
             continue
         if view.state is None:  # a lobby left by a kill: deal it
             try:

@@ -83,3 +83,28 @@ async def test_the_bot_beats_once_connected(
         assert path.exists() and check(path) is None
     finally:
         await bot.close()
+
+
+async def test_a_beat_while_writes_fail_makes_the_check_unhealthy(tmp_path: Path) -> None:
+    """The gateway is fine and the loop beats, but the store's write path fails: the check
+    says unhealthy at once, and why; once writes work again, healthy."""
+    path = tmp_path / "hb"
+    failing = True
+
+    async def check_writes() -> None:
+        if failing:
+            raise ConnectionError("cannot reach the PostgreSQL database db: refused")
+
+    async def one_pass(_: float) -> None:
+        raise asyncio.CancelledError
+
+    with pytest.raises(asyncio.CancelledError):
+        await heartbeat_loop(path, lambda: True, check_writes=check_writes, sleep=one_pass)
+    said = health_command(path, tmp_path)
+    assert said.returncode == 1, said.stdout
+    assert said.stdout.strip() == ("unhealthy: the database does not take writes: cannot reach "
+                                   "the PostgreSQL database db: refused")
+    failing = False
+    with pytest.raises(asyncio.CancelledError):
+        await heartbeat_loop(path, lambda: True, check_writes=check_writes, sleep=one_pass)
+    assert health_command(path, tmp_path).returncode == 0

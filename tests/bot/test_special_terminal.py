@@ -174,3 +174,13 @@ async def test_jk_names_the_one_joker_held_and_asks_which_of_two(
     assert everything.count("You hold more than one joker: say which, JKH or JKL.") == (
         held.count(2))
     assert "You do not hold" not in everything
+
+
+async def test_a_quick_game_in_the_terminal_ends_with_bids_not_a_scoresheet(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out = await _play("quick", 3, monkeypatch)
+    end = out[out.index("No scoresheet: the exact bid wins"):]
+    assert "Final standings" not in out and "points  total" not in out, out[-800:]
+    assert end.count(", took ") == Rules.preset("quick").min_players
+    assert re.search(r"Winners?: ", end) or "Nobody made their exact bid." in end

@@ -91,6 +91,7 @@ async def play(store: Store, channel: int, table: TableRecord | None) -> None:
         snapshot = json.dumps({"table": table.id, "n": n, "pad": PAD})
         table = replace(table, status=TableStatus.PLAYING, snapshot_json=snapshot)
         action_id = await store.save_table(table, Action("play", seat=n % 3, payload={"n": n}))
+        table = replace(table, saves=table.saves + 1)  # the copy the store now holds
         ack(f"save {table.id} {action_id} {n}")
 
 

@@ -47,7 +47,7 @@ async def playing_table(
     )
     playing = replace(table, status=TableStatus.PLAYING, snapshot_json=game.to_json())
     await store.save_table(playing, Action("deal"))
-    return playing
+    return replace(playing, saves=playing.saves + 1)
 
 
 async def test_the_default_loader_uses_the_engine(store: Store) -> None:

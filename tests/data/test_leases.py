@@ -1,14 +1,16 @@
 """Several processes on one database: each drives the tables of its shards, a dead one's tables
-are taken over once its lease runs out, and a save from a process that lost a table is refused."""
+are taken over once its lease runs out, and a save from a process that lost a table, or from a
+copy that is behind, is refused."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
 
-from data import Action, Seat, Store, TableRecord, TableTakenOver
+from data import Action, Seat, StaleTable, Store, TableRecord, TableTakenOver
 from data.tables import shard_of
 
 from .conftest import RULES_JSON, result
@@ -173,3 +175,94 @@ async def test_taken_over_tables_go_back_to_their_shards_restarted_process(
             await b.save_table(table, Action("bid"))
         loaded = await restarted.claim_tables(SHARDS, [0], LEASE, validate=lambda t: None)
         assert [t.id for t in loaded.ok] == [table.id]
+
+
+async def test_a_stalled_process_handed_its_table_back_cannot_save_its_stale_copy(
+    stores: tuple[Store, Store], clock: SharedClock
+) -> None:
+    """a stalls past its lease (SIGSTOP, a long GC pause) holding table at its first move; b takes
+    the table over and plays on; a wakes, renews, b hands the table back: a owns it again, but
+    its copy is behind. Its save is refused by the store, and b's moves stay."""
+    a, b = stores
+    await a.renew_lease([0])
+    table = await open_table(a, GUILD_0, 1)
+    await a.save_table(replace(table, snapshot_json='{"n": 1}'), Action("bid", payload={"n": 1}))
+    stale = replace(table, saves=1, snapshot_json='{"n": 1}')  # a's copy in memory
+
+    clock.now += LEASE + 1  # a stalls
+    await b.renew_lease([1])
+    taken = await b.claim_tables(SHARDS, [1], LEASE, takeover_ids=[0], validate=lambda t: None)
+    current = taken.ok[0]
+    for n in (2, 3):
+        current = replace(current, snapshot_json=f'{{"n": {n}}}')
+        await b.save_table(current, Action("bid", payload={"n": n}))
+        current = replace(current, saves=current.saves + 1)
+
+    await a.renew_lease([0])  # a wakes
+    assert await b.hand_back(SHARDS, [0], LEASE) == [table.id]
+    assert await a.table_owner(table.id) == "process-a"
+    with pytest.raises(StaleTable):
+        await a.save_table(replace(stale, snapshot_json='{"n": 2}'), Action("bid"))
+    with pytest.raises(TableTakenOver):  # what a service drops a table for, StaleTable is one
+        await a.finish_game(replace(stale, snapshot_json='{"n": 2}'), result([1, 2], [1, 2]))
+
+    stored = await a.get_table(table.id)
+    assert stored is not None and stored.snapshot_json == '{"n": 3}' and stored.saves == 3
+    assert [x.payload["n"] for x in await a.actions(table.id)] == [1, 2, 3]
+    assert await a.game_for_table(table.id) is None
+    # Read again from the store, the table saves again.
+    loaded = await a.claim_tables(SHARDS, [0], LEASE, validate=lambda t: None)
+    fresh = loaded.ok[0]
+    await a.save_table(replace(fresh, snapshot_json='{"n": 4}'), Action("bid", payload={"n": 4}))
+    assert [x.payload["n"] for x in await a.actions(table.id)] == [1, 2, 3, 4]
+
+
+async def test_two_saves_from_one_copy_land_once(stores: tuple[Store, Store]) -> None:
+    """Two writers racing from the same copy (the same save counter): the first lands, the second
+    is refused, on either driver, also when both are in flight together."""
+    a, _ = stores
+    table = await open_table(a, GUILD_0, 1)
+    first, second = await asyncio.gather(
+        a.save_table(replace(table, snapshot_json='{"by": 1}'), Action("bid")),
+        a.save_table(replace(table, snapshot_json='{"by": 2}'), Action("bid")),
+        return_exceptions=True,
+    )
+    assert isinstance(first, int) and isinstance(second, StaleTable)
+    stored = await a.get_table(table.id)
+    assert stored is not None and stored.snapshot_json == '{"by": 1}' and stored.saves == 1
+    assert len(await a.actions(table.id)) == 1
+
+
+async def test_only_the_driving_process_may_set_a_table_aside(
+    stores: tuple[Store, Store], clock: SharedClock, database: str
+) -> None:
+    """b read a table while a drove it; what b read is a moment old (a move landed meanwhile),
+    so b's judgement that the table is damaged must not end a's game."""
+    a, b = stores
+    await a.renew_lease([0])
+    table = await open_table(a, GUILD_0, 1)
+    with pytest.raises(TableTakenOver):
+        await b.mark_broken(table.id, "the action log does not replay to the saved game")
+    stored = await a.get_table(table.id)
+    assert stored is not None and stored.is_open
+    await a.mark_broken(table.id, "damaged")
+    async with await Store.open(database, clock=clock) as admin:  # no owner: any table
+        other = await open_table(b, GUILD_1, 2)
+        await admin.mark_broken(other.id, "damaged")
+        assert (await admin.get_table(other.id)) is not None
+        assert not (await admin.get_table(other.id)).is_open  # type: ignore[union-attr]
+
+
+async def test_a_log_is_read_with_the_copy_it_led_to(stores: tuple[Store, Store]) -> None:
+    """Resuming judges a table's snapshot against its log: a log read after the table moved on
+    (a save landed between the two reads) is refused, not compared with the older snapshot."""
+    a, _ = stores
+    table = await open_table(a, GUILD_0, 1)
+    await a.save_table(replace(table, snapshot_json='{"n": 1}'), Action("bid", payload={"n": 1}))
+    read = await a.get_table(table.id)
+    assert read is not None and len(await a.actions_of(read)) == 1
+    await a.save_table(replace(read, snapshot_json='{"n": 2}'), Action("bid", payload={"n": 2}))
+    with pytest.raises(StaleTable):
+        await a.actions_of(read)
+    fresh = await a.get_table(table.id)
+    assert fresh is not None and [x.payload["n"] for x in await a.actions_of(fresh)] == [1, 2]

@@ -1,5 +1,6 @@
 """Migrations: a fresh file gets the latest version, re-opening changes nothing, a newer file is
-refused untouched, and a failing migration leaves no trace."""
+refused untouched, a failing migration leaves no trace, and processes starting together on an
+empty database all start."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import hashlib
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -288,3 +290,42 @@ async def test_upgrade_from_version_2_keeps_tables_loadable(
     finally:
         await store.close()
     assert [row[1] for row in version_rows(db_path)] == [m.name for m in shipped]
+
+
+CHILD = Path(__file__).with_name("migrating_child.py")
+STARTS = 4  # empty databases, each opened by two or three processes at once
+
+
+def start_together(target: str, processes: int) -> list[subprocess.CompletedProcess[str]]:
+    """`processes` processes open the store on one empty database at the same moment."""
+    start_at = time.time() + 2.0  # after every child has imported the code
+    children = [
+        subprocess.Popen([sys.executable, str(CHILD), target, str(start_at)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(processes)
+    ]
+    done = []
+    for child in children:
+        out, err = child.communicate(timeout=120)
+        done.append(subprocess.CompletedProcess(child.args, child.returncode, out, err))
+    return done
+
+
+async def test_processes_starting_together_on_an_empty_database_all_start(
+    database: str, second_database: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Two or three bot processes started at once (a first `docker compose up`) each migrate the
+    same empty database: every one starts, and each migration is applied exactly once."""
+    targets = [database, second_database]
+    while len(targets) < STARTS:
+        targets.append(
+            request.getfixturevalue("postgres_server").new_database()
+            if database.startswith("postgresql://")
+            else str(tmp_path / f"round{len(targets)}.sqlite3")
+        )
+    for index, target in enumerate(targets):
+        for child in start_together(target, 3 if index % 2 else 2):
+            assert child.returncode == 0, f"round {index}: a process failed:\n{child.stderr}"
+        async with await Store.open(target) as store:
+            versions = [row[0] for row in await stored_versions(store)]
+        assert versions == list(range(1, latest_version() + 1))

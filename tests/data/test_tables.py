@@ -73,7 +73,7 @@ async def test_seats_can_change_and_shrink(store: Store) -> None:
     stored = await store.get_table(table.id)
     assert stored is not None and [s.name for s in stored.seats] == ["Ann"]
     kicked = (replace(table.seats[0], computer_level="hard"), *table.seats[1:])
-    await store.save_table(replace(table, seats=kicked))
+    await store.save_table(replace(table, seats=kicked, saves=1))
     stored = await store.get_table(table.id)
     assert stored is not None and stored.seats[0].is_computer and stored.seats[0].user_id == 11
 
@@ -81,7 +81,9 @@ async def test_seats_can_change_and_shrink(store: Store) -> None:
 async def test_action_log_reads_back_in_order_and_pages(store: Store) -> None:
     table = await new_table(store)
     ids = [
-        await store.save_table(table, Action("play", seat=i % 3, payload={"card": f"{i + 2}H"}))
+        await store.save_table(
+            replace(table, saves=i), Action("play", seat=i % 3, payload={"card": f"{i + 2}H"})
+        )
         for i in range(5)
     ]
     log = await store.actions(table.id)
@@ -134,7 +136,7 @@ async def test_failed_save_changes_nothing(store: Store) -> None:
     table = await new_table(store)
     await store.save_table(replace(table, snapshot_json='{"v": 1}'), Action("deal"))
     # A payload JSON cannot hold fails after the table's UPDATE ran, inside the transaction.
-    bad = replace(table, snapshot_json='{"v": 2}', seats=table.seats[:1])
+    bad = replace(table, snapshot_json='{"v": 2}', seats=table.seats[:1], saves=1)
     with pytest.raises(TypeError):
         await store.save_table(bad, Action("bid", payload={"when": object()}))
     # A seat that is neither human nor computer is refused before anything is written.
@@ -145,7 +147,7 @@ async def test_failed_save_changes_nothing(store: Store) -> None:
     assert stored.seats == table.seats
     assert [a.action for a in await store.actions(table.id)] == ["deal"]
     # The rolled-back transaction left the write connection ready for the next one.
-    await store.save_table(replace(table, snapshot_json='{"v": 3}'), Action("bid"))
+    await store.save_table(replace(table, snapshot_json='{"v": 3}', saves=1), Action("bid"))
     stored = await store.get_table(table.id)
     assert stored is not None and stored.snapshot_json == '{"v": 3}' and stored.saves == 2
     assert [a.action for a in await store.actions(table.id)] == ["deal", "bid"]
@@ -236,7 +238,7 @@ async def test_concurrent_writers_never_interleave(store: Store) -> None:
         for n in range(1, rounds + 1):
             snapshot = json.dumps({"table": table.id, "n": n, "pad": "x" * 500})
             await store.save_table(
-                replace(table, status=TableStatus.PLAYING, snapshot_json=snapshot),
+                replace(table, status=TableStatus.PLAYING, snapshot_json=snapshot, saves=n - 1),
                 Action("play", seat=n % 3, payload={"n": n}),
             )
             await asyncio.sleep(0)
@@ -373,7 +375,9 @@ async def test_writes_land_in_the_order_they_were_requested(store: Store) -> Non
     table = await new_table(store)
     gate = hold_the_writer(store)
     saves = [
-        asyncio.create_task(store.save_table(table, Action("play", payload={"n": n})))
+        asyncio.create_task(
+            store.save_table(replace(table, saves=n), Action("play", payload={"n": n}))
+        )
         for n in range(40)
     ]
     await asyncio.sleep(0)  # all 40 are queued behind the held writer
@@ -389,7 +393,9 @@ async def test_close_waits_for_the_writes_requested_before_it(database: str) -> 
     table = await new_table(store)
     gate = hold_the_writer(store)
     saves = [
-        asyncio.create_task(store.save_table(table, Action("play", payload={"n": n})))
+        asyncio.create_task(
+            store.save_table(replace(table, saves=n), Action("play", payload={"n": n}))
+        )
         for n in range(5)
     ]
     await asyncio.sleep(0)
@@ -474,9 +480,12 @@ async def test_save_returns_the_id_of_the_action_it_logged(store: Store) -> None
     first = await new_table(store, channel_id=1)
     second = await new_table(store, channel_id=2)
     ids: dict[int, list[int | None]] = {first.id: [], second.id: []}
+    saved = {first.id: 0, second.id: 0}
     for table in (first, second, first, second):
-        ids[table.id].append(await store.save_table(table, Action("play", payload={"t": table.id})))
-        assert await store.save_table(table) is None
+        copy = replace(table, saves=saved[table.id])
+        ids[table.id].append(await store.save_table(copy, Action("play", payload={"t": table.id})))
+        assert await store.save_table(replace(copy, saves=copy.saves + 1)) is None
+        saved[table.id] += 2
     for table in (first, second):
         log = await store.actions(table.id)
         assert [entry.id for entry in log] == ids[table.id]

@@ -4,6 +4,7 @@ valve whether or not the background checkpoint keeps up (so a loaded machine cha
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ async def _fill(store: Store, saves: int, tables: int = 1) -> list[int]:
         table = opened[index]
         for i in range(index, saves, tables):
             await store.save_table(table, Action("play", seat=i % 3, payload={"pad": PAD}))
+            table = replace(table, saves=table.saves + 1)
             largest = max(largest, wal_size(Path(store.path or "")))
 
     await asyncio.gather(*(play(i) for i in range(tables)))

@@ -71,3 +71,24 @@ async def test_a_joker_is_declared_from_the_dm_and_shown_on_the_table(h: Harness
     used = " ".join(json.dumps(c.json, ensure_ascii=False) for c in h.fake.log if c.json)
     assert "ohhell:declare:" in used
     assert "Joker (high" in used or "Joker (low" in used
+
+
+async def test_a_quick_game_ends_with_its_winners_and_no_scoresheet(h: Harness) -> None:
+    alice = h.member("alice")
+    d = JokerDriver(h, [alice], seed=3)
+    table = await d.lobby(preset="quick", bots=2, max_cards=3, bot_level="medium")
+    assert table.message_id is not None
+    await d.play_out("controls")
+    final = h.fake.messages[table.message_id]["embeds"][0]
+    assert "game over" in final["title"]
+    (field,) = final["fields"]
+    assert field["name"] == "Bid and took" and "the exact bid wins" in field["value"]
+    assert "Final standings" not in str(final) and "bid/took each hand" not in str(final)
+    assert field["value"].count(", took ") == 3  # each player's bid and tricks, no points
+    assert "wins!" in final["description"] or "win!" in final["description"] \
+        or "nobody wins" in final["description"]
+    dm = h.fake.dm_of(alice.id)
+    assert dm is not None
+    last = h.fake.messages[h.fake.messages_in(dm)[-1]]["embeds"][0]
+    assert last["title"] == "The game is over" and "You bid " in last["description"]
+    assert "points" not in last["description"] and "the exact bid wins" in last["description"]

@@ -107,10 +107,11 @@ def test_random_legal_play_keeps_every_rule(
             assert list(record.points) == expected
             previous = game.scoresheet[-2].totals if hands_seen > 1 else (0,) * players
             assert list(record.totals) == [a + b for a, b in zip(previous, expected, strict=True)]
-    if rules.winner_rule == "exact_bid":
-        last = game.scoresheet[-1]
-        made = [seat for seat in range(players) if last.made[seat]]
-        assert game.winners == [s for s in made if last.bids[s] == max(last.bids[m] for m in made)]
+    if rules.winner_rule == "exact_bid":  # one hand, no scoresheet: the exact bid wins
+        bids, took = game.bids, game.tricks_won
+        made = [seat for seat in range(players) if bids[seat] == took[seat]]
+        assert game.winners == [s for s in made if bids[s] == max(bids[m] for m in made)]  # type: ignore[type-var]
+        assert game.scoresheet == [] and game.scores == [0] * players
     else:
         assert game.winners and max(game.scores) == game.scores[game.winners[0]]
     assert game.legal_cards() == [] and game.legal_bids() == []

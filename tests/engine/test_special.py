@@ -479,6 +479,30 @@ def test_blackout_a_joker_may_follow_the_ace_of_trumps_on_the_first_trick() -> N
     assert game.tricks_won == [0, 1, 0, 0, 0]
 
 
+def test_blackout_a_hand_of_only_jokers_plays_one_on_the_first_trick() -> None:
+    # 1-card hands at 5 players (rules Rules accepts): the King of clubs led, not the Ace of
+    # trumps, and seat 1 holds only a joker; it must be able to play it (docs/rules.md 4).
+    hands = {0: ["KC"], 1: ["JK"], 2: ["5C"], 3: ["JK2"], 4: ["AD"]}
+    game = blackout_game(hands, dealer_bid=0)
+    game.play(0, "KC")
+    assert game.legal_cards() == [Card.parse("JK")]
+    game.apply(1, Play(Card.parse("JK"), HIGH))
+    game.play(2, "5C")
+    assert game.legal_cards() == [Card.parse("JK2")]
+    assert game.apply(3, Play(Card.parse("JK2"))).declared == LOW  # the second: the opposite
+    game.play(4, "AD")
+    assert game.phase is Phase.GAME_OVER and game.scoresheet[-1].tricks == (0, 1, 0, 0, 0)
+
+
+def test_blackout_a_hand_of_only_jokers_may_lead_one_on_the_first_trick() -> None:
+    hands = {0: ["JK"], 1: ["KC"], 2: ["5C"], 3: ["JK2"], 4: ["AD"]}
+    game = blackout_game(hands, dealer_bid=0)
+    assert game.legal_cards() == [Card.parse("JK")]
+    game.apply(0, Play(Card.parse("JK"), LOW))
+    game.play(1, "KC")  # the first card that is not a joker sets the suit
+    assert game.legal_cards() == [Card.parse("5C")]
+
+
 # ----- quick -----
 
 
@@ -497,8 +521,9 @@ def test_quick_winners_made_the_exact_bid_and_nobody_wins_without_one() -> None:
     for card in ["AS", "KS", "QS", "JS", "2C", "3C", "4C", "5C"]:
         game.play(game.turn, card)  # type: ignore[arg-type]
     assert game.phase is Phase.GAME_OVER
-    assert game.scoresheet[-1].tricks == (1, 0, 0, 1)
+    assert game.tricks_won == [1, 0, 0, 1]
     assert game.winners == [0]  # made 1; seats 1 and 2 made 0, a lower bid
+    assert game.scoresheet == [] and game.scores == [0, 0, 0, 0]  # no scoresheet, no points
     game = Game.new(4, Rules.preset("quick").model_copy(update={"hand_sizes": [2]}), seed=1,
                     dealer=3, deck=pack_for(Rules.preset("quick"), 4, hands, 3, "9D"))
     bid_all(game, [2, 1, 1, 0])

@@ -38,8 +38,20 @@ posterior given what its seat sees: the most a fair seat can know.
     /tmp/osvenv/bin/python bench/anchor.py --deals 100 --tester ismcts,hard --iterations 120 \\
         --opponents simple
 
-Needs a Python with both `pyspiel` (pip install open_spiel) and this package's dependencies.
-Printed per tester: seat-hands, made %, points per hand, decision p50/p95 (test seat only), and
+The tester `hard@<commit>` is the hard player as it was at that commit (its engine/ai taken
+from git and imported under another name, in the bench only), on the same deals; the issue-24
+reference is hard@fff6f55 at 200 deals:
+
+    .venv/bin/python bench/anchor.py --deals 100 --tester hard@fff6f55 --iterations 200 \
+        --opponents simple --seed 7 --log frozen.jsonl
+    .venv/bin/python bench/anchor.py --deals 100 --tester hard --opponents simple --seed 7 \
+        --log new.jsonl
+    .venv/bin/python bench/anchor.py --summarise frozen.jsonl,new.jsonl
+
+Needs a Python with both `pyspiel` (pip install open_spiel) and this package's dependencies
+when an ismcts tester runs.
+Printed per tester: seat-hands, made %, points per hand, decision p50/p95 on the wall clock and
+cpu p50/p95 in the deciding thread's CPU time (test seat only, forced moves included), and
 for `hard` the deals a decision with a choice searched (p10/p50: the budget at work); then per
 pair of testers the mean paired difference (later - earlier) in points per hand and in made %,
 deal by deal, with its standard error. `--log FILE` keeps one JSON line per deal, so a long
@@ -49,16 +61,20 @@ run can be summarised part-way with `--summarise FILE`.
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.metadata
 import json
 import math
 import os
 import random
+import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from typing import Any, TextIO
 from unittest import mock
@@ -68,7 +84,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import engine.ai.hard as hard_search
 import engine.ai.opponents as opponent_model
 from engine import STANDARD_DECK, Bid, Card, Game, Move, Phase, Play, PlayerView, Rules, Suit
-from engine.ai import create_player
+from engine.ai import create_player, suggest
 from engine.ai.bits import indices, legal_mask, mask_of, trick_winner
 from engine.ai.hard import HardPlayer
 from engine.ai.knowledge import Knowledge, read_view
@@ -85,6 +101,9 @@ TESTERS = (
     *ISMCTS_TESTERS, "ismcts-fair", "ismcts-told", "hard", "hard-told", "hard-exact", "medium",
     "easy", "simple",
 )
+FROZEN = "hard@"
+"""`hard@<commit>`: the hard player as it was at that commit (engine/ai extracted from git and
+imported under another name, the bench only), to compare against on the same deals."""
 HONEST_WORLDS = 10
 """ismcts-honest: deals of the unseen cards drawn per decision, the simulations shared out."""
 OPPONENTS = ("easy", "medium", "simple")
@@ -120,6 +139,9 @@ class Config:
     history: int = 0
     """Hands the same opponents played at this table before the measured one, which our testers
     see on the scoresheet as in a real game (OpenSpiel's bot does not look)."""
+    hints: bool = False
+    """Also ask for a hint (engine.ai.suggest, its default budget) at each of the test seat's
+    decisions with a choice, and report their CPU time."""
 
 
 def make_rules() -> Rules:
@@ -163,6 +185,40 @@ def parse_tester(tester: str) -> tuple[str, dict[str, int]]:
         name, _, value = pair.partition("=")
         options[name] = int(value)
     return level, options
+
+
+def frozen_player(commit: str, seed: int, think_time: float | None,
+                  iterations: int | None, options: dict[str, int]) -> Any:
+    """The hard player of `commit`: its engine/ai is extracted once per commit (git archive)
+    into the temp directory as the package `hard_<commit>`, its `engine.ai` imports pointed
+    there; the rest of the engine (cards, views, moves) is today's, so it plays our games."""
+    if not commit.isalnum():
+        raise SystemExit(f"bench/anchor.py: {commit!r} is not a commit")
+    package = f"hard_{commit}"
+    root = os.path.join(tempfile.gettempdir(), f"anchor-frozen-{commit}")
+    if not os.path.isdir(os.path.join(root, package)):
+        repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        staging = tempfile.mkdtemp(prefix=f"anchor-frozen-{commit}-")
+        archive = subprocess.run(["git", "-C", repo, "archive", commit, "engine/ai"],
+                                 check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", staging], input=archive, check=True)
+        source = os.path.join(staging, "engine", "ai")
+        for name in os.listdir(source):
+            path = os.path.join(source, name)
+            if name.endswith(".py"):
+                with open(path) as handle:
+                    text = handle.read()
+                text = re.sub(r"\bengine\.ai\b", package, text)
+                with open(path, "w") as handle:
+                    handle.write(text)
+        os.makedirs(root, exist_ok=True)
+        with suppress(OSError):  # another worker got there first
+            os.rename(source, os.path.join(root, package))
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    module = importlib.import_module(package)
+    return module.create_player("hard", seed=seed, think_time=think_time,
+                                iterations=iterations, **options)
 
 
 def told_cards_in_play(knowledge: Knowledge, game: Game) -> Knowledge:
@@ -487,6 +543,10 @@ def play_replay(
                           told=tester == "ismcts-told")
     elif tester == "simple":
         seats[test_seat] = SimplePlayer()
+    elif tester.startswith(FROZEN):
+        commit, options = parse_tester(tester.removeprefix(FROZEN))
+        seats[test_seat] = frozen_player(commit, base + test_seat, config.think_time,
+                                         config.iterations, options)
     else:
         level, options = parse_tester(tester)
         seats[test_seat] = create_player(
@@ -502,14 +562,23 @@ def play_replay(
             seats[test_seat] = ExactHard(seats[test_seat], test_seat)
     history = earlier_hands(config, deal, test_seat) if mirror is None and flat is None else ()
     times: list[float] = []
+    cpu: list[float] = []  # the test seat's thread CPU time per decision
     bid_times: list[float] = []
     deals: list[int] = []  # a searching tester's deals per decision with a choice
+    hint_cpu: list[float] = []
     while game.phase is not Phase.GAME_OVER:
         seat = game.actor_seats()[0]
         bidding = game.phase is Phase.BIDDING
         if mirror is not None:
             mirror.check(game, seat)
+        if config.hints and seat == test_seat and tester == "hard":
+            asked = game.view(seat)
+            if len(asked.legal_bids if bidding else asked.legal_cards) > 1:
+                hint_started = time.thread_time()
+                suggest(asked, seed=base + test_seat)
+                hint_cpu.append(time.thread_time() - hint_started)
         started = time.perf_counter()
+        started_cpu = time.thread_time()
         if seat == test_seat and mirror is not None:
             action = mirror.decide_honest(game, seat) if honest else mirror.decide(game)
         elif seat == test_seat and flat is not None:
@@ -521,6 +590,7 @@ def play_replay(
             action = seats[seat].choose_move(game.view(seat))
         if seat == test_seat:
             spent = time.perf_counter() - started
+            cpu.append(time.thread_time() - started_cpu)
             times.append(spent)
             if bidding:
                 bid_times.append(spent)
@@ -542,6 +612,8 @@ def play_replay(
         "tricks": record.tricks[test_seat],
         "points": record.points[test_seat],
         "times": times,
+        "cpu": cpu,
+        "hint_cpu": hint_cpu,
         "bid_times": bid_times,
         "deals": deals,
         "hook_refusals": mirror.hook_refusals if mirror else 0,
@@ -653,12 +725,14 @@ def report(header: str, testers: list[str], results: list[dict[str, Any]]) -> st
         "per tester",
         "",
         f"{'tester':13} {'seat-hands':>10} {'made %':>7} {'pts/hand':>9} "
-        f"{'p50 ms':>8} {'p95 ms':>8} {'bid p95':>8} {'deals p10/p50':>14}",
+        f"{'p50 ms':>8} {'p95 ms':>8} {'bid p95':>8} {'cpu p50':>8} {'cpu p95':>8} "
+        f"{'deals p10/p50':>14}",
     ]
     for tester in testers:
         rows = by_tester[tester]
         times = [spent for row in rows for spent in row["times"]]
         bid_times = [spent for row in rows for spent in row["bid_times"]]
+        cpu = [spent for row in rows for spent in row.get("cpu", [])]
         deals = [count for row in rows for count in row.get("deals", [])]
         searched = (
             f"{percentile(deals, 0.1):>6.0f} / {percentile(deals, 0.5):<5.0f}" if deals else ""
@@ -668,7 +742,8 @@ def report(header: str, testers: list[str], results: list[dict[str, Any]]) -> st
             f"{100 * statistics.fmean(row['bid'] == row['tricks'] for row in rows):>7.1f} "
             f"{statistics.fmean(row['points'] for row in rows):>9.3f} "
             f"{1000 * percentile(times, 0.5):>8.1f} {1000 * percentile(times, 0.95):>8.1f} "
-            f"{1000 * percentile(bid_times, 0.95):>8.1f} {searched:>14}"
+            f"{1000 * percentile(bid_times, 0.95):>8.1f} {1000 * percentile(cpu, 0.5):>8.1f} "
+            f"{1000 * percentile(cpu, 0.95):>8.1f} {searched:>14}"
         )
     if len(testers) > 1 and len(results) > 1:
         lines += ["", "paired difference per hand, deal by deal (later - earlier tester):"]
@@ -684,6 +759,11 @@ def report(header: str, testers: list[str], results: list[dict[str, Any]]) -> st
                     f"  {second} - {first}: points {points:+.3f} +- {points_se:.3f} (SE), "
                     f"made {100 * made:+.1f} +- {100 * made_se:.1f} points of %"
                 )
+    hint_cpu = [spent for row in by_tester.get("hard", []) for spent in row.get("hint_cpu", [])]
+    if hint_cpu:
+        lines += ["", f"hints (engine.ai.suggest at hard's decisions with a choice): "
+                  f"{len(hint_cpu)}, cpu p50 {1000 * percentile(hint_cpu, 0.5):.1f} ms, "
+                  f"p95 {1000 * percentile(hint_cpu, 0.95):.1f} ms"]
     if "ismcts" in testers:
         rows = by_tester["ismcts"]
         lines += [
@@ -744,6 +824,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--history", type=int, default=0,
                         help="hands the opponents played before each measured one, on the "
                         "scoresheet our testers see")
+    parser.add_argument("--hints", action="store_true",
+                        help="also time a hint at each of hard's decisions with a choice")
     parser.add_argument("--log", default=None, help="append one JSON line per finished deal")
     parser.add_argument(
         "--summarise", default=None,
@@ -752,7 +834,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     testers = [tester.strip() for tester in args.tester.split(",") if tester.strip()]
-    unknown = [tester for tester in testers if parse_tester(tester)[0] not in TESTERS]
+    unknown = [tester for tester in testers
+               if parse_tester(tester)[0] not in TESTERS and not tester.startswith(FROZEN)]
     if unknown:
         parser.error(f"unknown tester {unknown[0]!r}: choose from {', '.join(TESTERS)}")
     if args.opponents != "simple" and any(
@@ -772,6 +855,7 @@ def main(argv: list[str] | None = None) -> None:
         uct_c=args.uct_c,
         seed=args.seed,
         history=args.history,
+        hints=args.hints,
     )
     if uses_pyspiel(testers):
         print(resampler_keeps_true_cards(import_pyspiel(), args.seed), file=sys.stderr)

@@ -1,8 +1,8 @@
-"""Crash bench: kill a child playing real games through the table service (tests/bot/
-crash_child.py, which also does the tables' bookkeeping: failed DMs, message ids, people leaving,
-tables ended) with SIGKILL at random moments, N times, checking the database after every kill:
-every acknowledged move logged exactly once, no move twice, every action log replaying to its
-snapshot, no table broken when the next child resumes. Prints the figures.
+"""Crash bench: kill a child playing real games through the table service
+(tests/bot/crash_child.py, which also does the tables' bookkeeping: failed DMs, message ids,
+people leaving, tables ended) with SIGKILL at random moments, N times, checking the database
+after every kill: every acknowledged move logged exactly once, no move twice, every action log
+replaying to its snapshot, no table broken when the next child resumes. Prints the figures.
 
     python bench/crash.py [--kills 200] [--databases 4] [--channels 4] [--seed N]
 """

@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from bot.computer import decide
 from bot.errors import TableError
 from bot.guard import Guard
+from bot.i18n import DEFAULT_LANG, Lang, environment_lang, lang_for, t
 from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
 from bot.moves import sentence
 from bot.service import ServiceConfig, TableService
@@ -110,6 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--auto", action="store_true", help="the computer plays your seat too")
     play.add_argument(
         "--delay", type=float, default=0.0, help="seconds before computer moves (default 0)"
+    )
+    play.add_argument(
+        "--lang", default=None,
+        help="nb (Norwegian) or en; default: the environment's LC_ALL, LC_MESSAGES or LANG",
     )
     return parser
 
@@ -410,7 +415,8 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
         shown = getattr(args, "database_shown", None) or path
         write(f"error: cannot open the database {shown}: {err}")
         return 2
-    presenter = TerminalPresenter(write, me_user_id=YOU)
+    lang = lang_for(args.lang) if getattr(args, "lang", None) else environment_lang(os.environ)
+    presenter = TerminalPresenter(write, me_user_id=YOU, lang=lang)
     service = TableService(
         store,
         presenter,
@@ -453,7 +459,7 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
                     await service.end(opened.table_id, YOU)
                 return 2
         write(HELP)
-        return await _game_loop(service, view.table_id, write, args)
+        return await _game_loop(service, view.table_id, write, args, lang=lang)
     finally:
         await service.close()
         await store.close()
@@ -462,7 +468,11 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
 
 
 async def _game_loop(
-    service: TableService, table_id: int, write: Callable[[str], None], args: argparse.Namespace
+    service: TableService,
+    table_id: int,
+    write: Callable[[str], None],
+    args: argparse.Namespace,
+    lang: Lang = DEFAULT_LANG,
 ) -> int:
     """Prompt for your moves until the game is over (the presenter prints everything else)."""
     keyboard = Keyboard()
@@ -489,7 +499,7 @@ async def _game_loop(
         if key != shown_for:
             write("")
             explain = not marks_explained and marks_cards(me)
-            for line in player_prompt_lines(view, me, explain_marks=explain):
+            for line in player_prompt_lines(view, me, lang, explain_marks=explain):
                 write(line)
             marks_explained = marks_explained or explain
             shown_for = key
@@ -528,7 +538,7 @@ async def _game_loop(
             elif lowered == "help":
                 write(HELP)
             elif lowered == "scores":
-                _write_scores(view, write)
+                _write_scores(view, write, lang)
             elif me.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
                 if not text.strip().lstrip("-").isdigit():
                     raise TableError(f"{text!r} is not a bid: answer with a number "
@@ -656,13 +666,13 @@ def _is_suit(text: str) -> bool:
     return True
 
 
-def _write_scores(view: TableView, write: Callable[[str], None]) -> None:
+def _write_scores(view: TableView, write: Callable[[str], None], lang: Lang) -> None:
     state = view.state
     if state is None or not state.scoresheet:
-        write("No hand has been scored yet.")
+        write(t(lang, "No hand has been scored yet."))
         return
     for record in state.scoresheet:
-        for line in scoresheet_lines(view, record):
+        for line in scoresheet_lines(view, record, lang):
             write(line)
 
 

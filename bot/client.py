@@ -33,6 +33,7 @@ from bot.scheduler import Scheduler
 from bot.service import ResumeReport, ServiceConfig, TableService
 from bot.settings import CannotStart, Settings
 from bot.shards import ShardLeases, ShardPlan, process_name
+from bot.slash_locale import CatalogueTranslator
 from bot.tree import AnsweringTree
 from data import Store, StoreError, parse_address
 
@@ -190,6 +191,7 @@ class OhHellBot(commands.Bot):
             ledger=self._ledger,
             scheduler=self._scheduler,
         )
+        await self.tree.set_translator(CatalogueTranslator())
         for name in self.extensions_to_load:
             await self.load_extension(name)
             log.info("loaded %s", name)
@@ -240,7 +242,7 @@ class OhHellBot(commands.Bot):
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        payload = await self.command_payload(guild)
         digest = payload_digest(payload)
         target = sync_target(self.application_id or 0, guild.id if guild else None)
         record = SyncRecord(record_path(self.settings.database_file()))
@@ -252,6 +254,17 @@ class OhHellBot(commands.Bot):
         record.remember(target, digest)
         log.info("synced %d commands to %s", len(synced), where)
         return True
+
+    async def command_payload(self, guild: discord.abc.Snowflake | None = None
+                              ) -> list[dict[str, Any]]:
+        """What a sync sends: every command with its translations (bot.slash_locale), so a
+        changed translation is synced too."""
+        translator = self.tree.translator
+        commands = self.tree.get_commands(guild=guild)
+        if translator is None:
+            return [command.to_dict(self.tree) for command in commands]
+        return [await command.get_translated_payload(self.tree, translator)
+                for command in commands]
 
     async def close(self) -> None:
         """Stop the service's timers, disconnect, then close the store and the workers."""

@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot.client import OhHellBot
 from bot.errors import TableError
 from bot.guard import Guard
+from bot.i18n import Lang, lang_for
 from bot.models import COMPUTER_LEVELS, TableView
 from bot.moves import sentence
 from bot.options import table_options
@@ -40,6 +41,16 @@ SCORINGS = ("common", "strict", "penalty", "bonus_only", "wizard")
 LEADERBOARD_SORTS = ("rating", "wins", "games", "win_rate", "avg_points", "points_per_hand",
                      "bid_accuracy", "best_game", "streak")
 MAX_CARDS = 20  # the largest hand: Wizard's 60 cards give 3 players 20
+
+
+def own_lang(interaction: discord.Interaction) -> Lang:
+    """The person's language: for what only they read (ephemeral answers, their DMs)."""
+    return lang_for(interaction.locale)
+
+
+def server_lang(interaction: discord.Interaction) -> Lang:
+    """The server's language: for what everyone in the channel reads."""
+    return lang_for(interaction.guild_locale)
 
 
 def _choices(values: Any) -> list[app_commands.Choice[str]]:
@@ -188,7 +199,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             return
         if hand_number is not None and interaction.message is not None:
             body = self._hand_render(result, acting.user_id, hand_number,
-                                     dm=interaction.guild_id is None)
+                                     dm=interaction.guild_id is None,
+                                     lang=own_lang(interaction))
             if response.is_done():
                 await interaction.edit_original_response(**body.kwargs())
             else:
@@ -206,16 +218,16 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         await answer(interaction, f"{text}\n\n{notice}" if notice else text)
 
     def _hand_render(self, view: TableView, user_id: int, hand_number: int, *,
-                     dm: bool) -> render.Render:
-        """What the actor sees in place of the hand message they used."""
+                     dm: bool, lang: Lang) -> render.Render:
+        """What the actor sees in place of the hand message they used, in their language."""
         seat = view.seat_of(user_id)
         try:
             pv = self.service.hand_view(view.table_id, user_id)
         except TableError:
             pv = None
         if pv is None or seat is None or pv.hand_number != hand_number:
-            return render.hand_over_message(view, seat or 0, hand_number)
-        return render.hand_message(view, pv, dm=dm)
+            return render.hand_over_message(view, seat or 0, hand_number, lang=lang)
+        return render.hand_message(view, pv, dm=dm, lang=lang)
 
     @staticmethod
     def _name(user: discord.abc.User) -> str:
@@ -436,7 +448,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     async def _show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         view = self.service.table(table_id)
         pv = self.service.hand_view(table_id, interaction.user.id)
-        body = render.hand_message(view, pv, dm=False)
+        body = render.hand_message(view, pv, dm=False, lang=own_lang(interaction))
         notice = self.presenter.take_notice(table_id, interaction.user.id)
         await interaction.response.send_message(content=notice, ephemeral=True,
                                                 **body.send_kwargs())
@@ -466,7 +478,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                                          or await self.service.last_game(cid))
         if view is None:
             raise TableError("There is no table in this channel.")
-        await interaction.response.send_message(embed=render.scoresheet(view), ephemeral=True)
+        await interaction.response.send_message(
+            embed=render.scoresheet(view, own_lang(interaction)), ephemeral=True)
 
     # ---- control -------------------------------------------------------------------------
 
@@ -490,7 +503,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
         if preset is None:
             preset = (await self._settings(interaction.guild_id)).default_preset or "classic"
-        await interaction.response.send_message(embed=render.rules_embed(Rules.preset(preset)),
+        await interaction.response.send_message(embed=render.rules_embed(
+            Rules.preset(preset), own_lang(interaction)),
                                                 ephemeral=True)
 
     @ohhell.command(name="leaderboard", description="This server's best players")
@@ -499,7 +513,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     async def leaderboard(self, interaction: discord.Interaction, sort: str = "rating") -> None:
         rows = await self.records.leaderboard(interaction.guild_id or 0, sort=sort, limit=10)
         name = interaction.guild.name if interaction.guild else "this server"
-        await interaction.response.send_message(embed=render.leaderboard_embed(rows, sort, name))
+        await interaction.response.send_message(embed=render.leaderboard_embed(
+            rows, sort, name, server_lang(interaction)))
 
     @ohhell.command(name="stats", description="A player's record in this server")
     @app_commands.describe(member="Whose stats (default: yours)")
@@ -507,7 +522,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                     member: discord.Member | None = None) -> None:
         user = member or interaction.user
         found = await self.records.player_stats(interaction.guild_id or 0, user.id)
-        await interaction.response.send_message(embed=render.stats_embed(found, user.id))
+        await interaction.response.send_message(embed=render.stats_embed(
+            found, user.id, server_lang(interaction)))
 
     @ohhell.command(name="settings", description="Server defaults for new tables (Manage Server)")
     @app_commands.describe(preset="Default rule system", scoring="Default scoring",
@@ -557,7 +573,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         await interaction.response.send_message(
             content="Saved. New tables start from these defaults." if changed else None,
             embed=render.settings_embed(
-                gs, bot_turn_timeout=self.service.config.default_turn_timeout),
+                gs, bot_turn_timeout=self.service.config.default_turn_timeout,
+                lang=own_lang(interaction)),
             ephemeral=True)
 
     @ohhell.command(name="notify", description="How you are told it is your turn")
@@ -571,11 +588,13 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         own = await self.records.get_notify(uid)
         default = (await self._settings(interaction.guild_id)).notify
         await interaction.response.send_message(
-            render.notify_text(own, default, saved=how is not None), ephemeral=True)
+            render.notify_text(own, default, saved=how is not None,
+                               lang=own_lang(interaction)), ephemeral=True)
 
     @ohhell.command(name="help", description="How to play Oh Hell here")
     async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(embed=render.help_embed(), ephemeral=True)
+        await interaction.response.send_message(embed=render.help_embed(own_lang(interaction)),
+                                                ephemeral=True)
 
 
 def _left(view: TableView) -> str:

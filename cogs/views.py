@@ -21,6 +21,7 @@ import discord
 
 from bot.errors import TableError
 from bot.guard import GUARD_PATTERN, Guard
+from bot.i18n import DEFAULT_LANG, Lang, t, tc, tn
 from bot.moves import sentence
 from engine import (
     Bid,
@@ -41,12 +42,12 @@ TABLE_ID = r"(?P<table>\d{1,18})"
 """A table id in a custom_id: at most 18 digits, so any id read back fits the database's 64-bit
 integers (docs/discord.md: a custom_id can be forged); a longer one matches no control and is
 answered as out of date."""
-LOBBY_ACTIONS: tuple[tuple[str, str, discord.ButtonStyle], ...] = (
-    ("join", "Join", discord.ButtonStyle.success),
-    ("leave", "Leave", discord.ButtonStyle.secondary),
-    ("addbot", "Add bot", discord.ButtonStyle.secondary),
-    ("deal", "Deal", discord.ButtonStyle.primary),
-    ("cancel", "Cancel", discord.ButtonStyle.danger),
+LOBBY_ACTIONS: tuple[tuple[str, discord.ButtonStyle], ...] = (
+    ("join", discord.ButtonStyle.success),
+    ("leave", discord.ButtonStyle.secondary),
+    ("addbot", discord.ButtonStyle.secondary),
+    ("deal", discord.ButtonStyle.primary),
+    ("cancel", discord.ButtonStyle.danger),
 )
 
 
@@ -117,9 +118,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=rf"ohhell:lobby:{TABLE_ID}:(?P<action>join|leave|addbot|deal|cancel)"):
     """Join, Leave, Add bot, Deal, Cancel under the lobby's table message."""
 
-    def __init__(self, table_id: int, action: str) -> None:
-        label, style = next((lbl, st) for a, lbl, st in LOBBY_ACTIONS if a == action)
-        super().__init__(discord.ui.Button(label=label, style=style,
+    def __init__(self, table_id: int, action: str, lang: Lang = DEFAULT_LANG) -> None:
+        style = next(st for a, st in LOBBY_ACTIONS if a == action)
+        super().__init__(discord.ui.Button(label=lobby_label(action, lang), style=style,
                                            custom_id=f"ohhell:lobby:{table_id}:{action}"))
         self.table_id, self.action = table_id, action
 
@@ -137,8 +138,9 @@ class MyHandButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=rf"ohhell:hand:{TABLE_ID}"):
     """Shows the clicker their hand (ephemeral, with controls): works with DMs closed."""
 
-    def __init__(self, table_id: int) -> None:
-        super().__init__(discord.ui.Button(label="My hand", style=discord.ButtonStyle.primary,
+    def __init__(self, table_id: int, lang: Lang = DEFAULT_LANG) -> None:
+        super().__init__(discord.ui.Button(label=t(lang, "My hand"),
+                                           style=discord.ButtonStyle.primary,
                                            emoji="🂠", custom_id=f"ohhell:hand:{table_id}"))
         self.table_id = table_id
 
@@ -177,10 +179,12 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                  template=rf"ohhell:card:{TABLE_ID}:(?P<guard>{GUARD_PATTERN})"):
     """A select of the cards the player may play now (values are card codes like 10H)."""
 
-    def __init__(self, table_id: int, guard: Guard, cards: Sequence[Card] = ()) -> None:
+    def __init__(self, table_id: int, guard: Guard, cards: Sequence[Card] = (),
+                 lang: Lang = DEFAULT_LANG) -> None:
         options = _card_options(cards)
         super().__init__(discord.ui.Select(custom_id=f"ohhell:card:{table_id}:{guard.code()}",
-                                           placeholder="Play a card", options=options[:25]))
+                                           placeholder=t(lang, "Play a card"),
+                                           options=options[:25]))
         self.table_id, self.guard = table_id, guard
 
     @classmethod
@@ -205,12 +209,12 @@ class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def __init__(self, table_id: int, guard: Guard,
                  plays: Sequence[tuple[Card, Declaration]] = (),
-                 trump: Suit | None = None) -> None:
+                 trump: Suit | None = None, lang: Lang = DEFAULT_LANG) -> None:
         options = [discord.SelectOption(label=f"{card}: {declaration.text(trump)}"[:100],
                                         value=Play(card, declaration).code())
                    for card, declaration in plays] or [discord.SelectOption(label="-", value="-")]
         super().__init__(discord.ui.Select(custom_id=f"ohhell:declare:{table_id}:{guard.code()}",
-                                           placeholder="Play a joker, saying what it is",
+                                           placeholder=t(lang, "Play a joker, saying what it is"),
                                            options=options[:25]))
         self.table_id, self.guard = table_id, guard
 
@@ -240,12 +244,12 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     """Pick the cards to discard face down (variants with discards)."""
 
     def __init__(self, table_id: int, guard: Guard, cards: Sequence[Card] = (),
-                 count: int = 1) -> None:
+                 count: int = 1, lang: Lang = DEFAULT_LANG) -> None:
         options = _card_options(cards)
         count = max(1, min(count, len(options)))
         super().__init__(discord.ui.Select(
             custom_id=f"ohhell:discard:{table_id}:{guard.code()}", options=options[:25],
-            placeholder=f"Discard {count} card{'s' if count > 1 else ''}",
+            placeholder=tn(lang, "Discard {n} card", "Discard {n} cards", count),
             min_values=count, max_values=count))
         self.table_id, self.guard = table_id, guard
 
@@ -263,18 +267,28 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             interaction, self.table_id, self.guard, self.move))
 
 
-def trump_label(suit: Suit) -> str:
-    """ "♠ Spades": the symbol, and the word for whoever cannot tell the symbols apart."""
-    return f"{suit.symbol} {suit.label.capitalize()}"
+def trump_label(suit: Suit, lang: Lang = DEFAULT_LANG) -> str:
+    """ "♠ Spades": the symbol, and the word for whoever cannot tell the symbols apart (the
+    suit's name is the one cogs.render.lines.suit_name puts in the catalogue)."""
+    name = tc(lang, "suit", suit.label)
+    return f"{suit.symbol} {name.capitalize()}"
+
+
+def lobby_label(action: str, lang: Lang = DEFAULT_LANG) -> str:
+    """A lobby button's label; the lobby's text names Join and Deal in the same words."""
+    labels = {"join": t(lang, "Join"), "leave": t(lang, "Leave"), "addbot": t(lang, "Add bot"),
+              "deal": t(lang, "Deal"), "cancel": t(lang, "Cancel")}
+    return labels[action]
 
 
 class TrumpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=rf"ohhell:trump:{TABLE_ID}:(?P<guard>{GUARD_PATTERN}):(?P<suit>[CDHS])"):
     """The dealer names trump (dealer_picks): one button per suit allowed."""
 
-    def __init__(self, table_id: int, guard: Guard, suit: Suit) -> None:
+    def __init__(self, table_id: int, guard: Guard, suit: Suit,
+                 lang: Lang = DEFAULT_LANG) -> None:
         super().__init__(discord.ui.Button(
-            label=trump_label(suit), style=discord.ButtonStyle.primary,
+            label=trump_label(suit, lang), style=discord.ButtonStyle.primary,
             custom_id=f"ohhell:trump:{table_id}:{guard.code()}:{suit.letter}"))
         self.table_id, self.guard, self.suit = table_id, guard, suit
 
@@ -293,8 +307,9 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=rf"ohhell:rematch:{TABLE_ID}"):
     """Under a finished game: the host opens a new table with the same rules and players."""
 
-    def __init__(self, table_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success,
+    def __init__(self, table_id: int, lang: Lang = DEFAULT_LANG) -> None:
+        super().__init__(discord.ui.Button(label=t(lang, "Rematch"),
+                                           style=discord.ButtonStyle.success,
                                            emoji="🔁", custom_id=f"ohhell:rematch:{table_id}"))
         self.table_id = table_id
 
@@ -323,22 +338,22 @@ def matches_any(custom_id: str) -> bool:
                for item in DYNAMIC_ITEMS)
 
 
-def lobby_controls(table_id: int) -> discord.ui.View:
+def lobby_controls(table_id: int, lang: Lang = DEFAULT_LANG) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for action, _, _ in LOBBY_ACTIONS:
-        view.add_item(LobbyButton(table_id, action))
+    for action, _ in LOBBY_ACTIONS:
+        view.add_item(LobbyButton(table_id, action, lang))
     return view
 
 
-def rematch_controls(table_id: int) -> discord.ui.View:
+def rematch_controls(table_id: int, lang: Lang = DEFAULT_LANG) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(table_id))
+    view.add_item(RematchButton(table_id, lang))
     return view
 
 
-def table_controls(table_id: int) -> discord.ui.View:
+def table_controls(table_id: int, lang: Lang = DEFAULT_LANG) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(MyHandButton(table_id))
+    view.add_item(MyHandButton(table_id, lang))
     return view
 
 
@@ -354,29 +369,30 @@ def bid_controls(table_id: int, guard: Guard, hand_size: int,
 
 def play_controls(table_id: int, guard: Guard, legal: Sequence[Card],
                   declarations: Sequence[tuple[Card, Sequence[Declaration]]] = (),
-                  trump: Suit | None = None) -> discord.ui.View:
+                  trump: Suit | None = None, lang: Lang = DEFAULT_LANG) -> discord.ui.View:
     """The card select; a joker that is declared as it is played goes in a second select, one
     option per declaration, so a pick is always a whole move."""
     view = discord.ui.View(timeout=None)
     declared = {card for card, options in declarations if options}
     plain = [card for card in sort_hand(list(legal)) if card not in declared]
     if plain or not declared:
-        view.add_item(CardSelect(table_id, guard, plain))
+        view.add_item(CardSelect(table_id, guard, plain, lang))
     if declared:
         plays = [(card, option) for card, options in declarations for option in options]
-        view.add_item(DeclareSelect(table_id, guard, plays, trump))
+        view.add_item(DeclareSelect(table_id, guard, plays, trump, lang))
     return view
 
 
-def trump_controls(table_id: int, guard: Guard, suits: Sequence[Suit]) -> discord.ui.View:
+def trump_controls(table_id: int, guard: Guard, suits: Sequence[Suit],
+                   lang: Lang = DEFAULT_LANG) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for suit in suits:
-        view.add_item(TrumpButton(table_id, guard, suit))
+        view.add_item(TrumpButton(table_id, guard, suit, lang))
     return view
 
 
 def discard_controls(table_id: int, guard: Guard, cards: Sequence[Card],
-                     count: int) -> discord.ui.View:
+                     count: int, lang: Lang = DEFAULT_LANG) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(DiscardSelect(table_id, guard, sort_hand(list(cards)), count))
+    view.add_item(DiscardSelect(table_id, guard, sort_hand(list(cards)), count, lang))
     return view

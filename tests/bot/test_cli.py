@@ -28,9 +28,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(
-    args: list[str], cwd: Path, stdin: str = "", timeout: float = 120
+    args: list[str], cwd: Path, stdin: str = "", timeout: float = 120,
+    locale: str = "C.UTF-8",
 ) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    """`python -m bot` in a clean locale (`locale`, English unless told), so the machine's own
+    LANG does not choose the terminal's language."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISCORD_TOKEN", "LC_ALL", "LC_MESSAGES", "LANG")}
+    env["LANG"] = locale
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env["PYTHONIOENCODING"] = "utf-8"
     return subprocess.run(
@@ -101,6 +106,27 @@ def test_terminal_auto_and_bad_preset(tmp_path: Path) -> None:
         "error: --preset: no preset 'poker'; one of "
         + ", ".join(Rules.preset_names(special_cards=True))
         + " (--preset alone describes them)")
+
+
+ENGLISH_NARRATION = ("plays", "wins trick", "bids", "Final standings", "dealer", "trump",
+                     "Winner", "sits down", "made", "missed")
+
+
+@pytest.mark.parametrize(("args", "locale"), [
+    (["--lang", "nb"], "C.UTF-8"), ([], "nb_NO.UTF-8"), (["--lang", "no"], "en_GB.UTF-8")])
+def test_the_terminal_plays_a_game_in_norwegian(tmp_path: Path, args: list[str],
+                                                locale: str) -> None:
+    """`--lang nb` (or Discord's `no`), or a Norwegian LANG without it: the table's narration,
+    the scoresheet and the final standings are Norwegian (the keyboard prompts and the help
+    line are still English)."""
+    result = _run(["play", "--auto", "--players", "3", "--max-cards", "2", "--seed", "4",
+                   *args], cwd=tmp_path, locale=locale)
+    assert result.returncode == 0, result.stderr
+    narration = "\n".join(line for line in result.stdout.splitlines()
+                          if line != cli.HELP and not line.startswith("Your "))  # prompts
+    assert "Sluttstilling:" in narration and "=== Runde 1 av" in narration
+    assert "melder" in narration and "tar stikk" in narration and "giver" in narration
+    assert [word for word in ENGLISH_NARRATION if word in narration] == []
 
 
 @pytest.mark.parametrize(("args", "line"), [

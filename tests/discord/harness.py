@@ -390,6 +390,8 @@ class Member:
     id: int
     name: str
     permissions: discord.Permissions = field(default_factory=lambda: EVERYONE_PERMS)
+    locale: str = "en-US"
+    """Their Discord client's language, sent with each interaction ("no" is Norwegian)."""
 
     @property
     def mention(self) -> str:
@@ -415,6 +417,8 @@ class Harness:
         bot.http.close = close_http  # type: ignore[method-assign]
         self.adapter = FakeWebhookAdapter(self.fake)
         self.guild_id = guild_id
+        self.guild_locale = "en-US"
+        """The server's preferred language, sent with each interaction in it."""
         self.members: dict[int, Member] = {}
         self._handler = _ErrorCapture(self.fake.errors)
         self.guild: discord.Guild
@@ -457,8 +461,8 @@ class Harness:
                                                     data=data))  # type: ignore[arg-type]
         return cid
 
-    def member(self, name: str, *, admin: bool = False) -> Member:
-        m = Member(snowflake(), name, ADMIN_PERMS if admin else EVERYONE_PERMS)
+    def member(self, name: str, *, admin: bool = False, locale: str = "en-US") -> Member:
+        m = Member(snowflake(), name, ADMIN_PERMS if admin else EVERYONE_PERMS, locale)
         self.members[m.id] = m
         return m
 
@@ -475,7 +479,7 @@ class Harness:
         dm_owner = self.fake.dm_owner.get(cid)
         p: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.fake.app_id), "type": itype,
-            "token": token, "version": 1, "attachment_size_limit": 8_388_608, "locale": "en-US",
+            "token": token, "version": 1, "attachment_size_limit": 8_388_608, "locale": user.locale,
             "app_permissions": str(ADMIN_PERMS.value), "data": data, "channel_id": str(cid),
             "authorizing_integration_owners": {"0": str(self.guild_id)}}
         u = user_payload(user.id, user.name)
@@ -483,9 +487,10 @@ class Harness:
             p["channel"] = {"id": str(cid), "type": 0, "guild_id": str(self.guild_id),
                             "name": f"cards-{cid % 10_000}", "position": 0,
                             "permission_overwrites": [], "nsfw": False, "parent_id": None}
-            p.update(guild_id=str(self.guild_id), guild_locale="en-US", context=0, member={
-                "user": u, "roles": [], "joined_at": ISO, "deaf": False, "mute": False,
-                "flags": 0, "permissions": str(user.permissions.value)})
+            p.update(guild_id=str(self.guild_id), guild_locale=self.guild_locale, context=0,
+                     member={"user": u, "roles": [], "joined_at": ISO, "deaf": False,
+                             "mute": False, "flags": 0,
+                             "permissions": str(user.permissions.value)})
         else:
             assert dm_owner == user.id, "only the DM's owner can click in it"
             p["channel"] = {"id": str(cid), "type": 1, "recipients": [u]}

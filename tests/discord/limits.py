@@ -71,8 +71,42 @@ def check_command(d: dict[str, Any], errs: list[str], path: str = "", depth: int
     return errs
 
 
+def _locales(o: dict[str, Any]) -> set[str]:
+    found = set(o.get("name_localizations") or {}) | set(o.get("description_localizations") or {})
+    for c in o.get("choices") or []:
+        found |= set(c.get("name_localizations") or {})
+    for x in o.get("options") or []:
+        found |= _locales(x)
+    return found
+
+
+def localized(o: dict[str, Any], locale: str) -> dict[str, Any]:
+    """The command as a client in `locale` sees it (its translations where it has them): each
+    locale must keep within the limits on its own (Norwegian strings are longer)."""
+    out = dict(o)
+    out["name"] = (o.get("name_localizations") or {}).get(locale, o["name"])
+    if "description" in o:
+        out["description"] = (o.get("description_localizations") or {}).get(locale,
+                                                                              o["description"])
+    if o.get("choices"):
+        out["choices"] = [{**c, "name": (c.get("name_localizations") or {}).get(locale, c["name"])}
+                          for c in o["choices"]]
+    if o.get("options"):
+        out["options"] = [localized(x, locale) for x in o["options"]]
+    return out
+
+
 def check_sync_payload(payload: list[dict[str, Any]]) -> list[str]:
-    """Check the JSON body of a PUT .../commands (what tree.sync sends)."""
+    """Check the JSON body of a PUT .../commands (what tree.sync sends), in every locale it
+    carries translations for."""
+    errs: list[str] = []
+    for locale in sorted(set().union(*(_locales(c) for c in payload))):
+        errs += [f"[{locale}] {e}" for e in _check_payload([localized(c, locale)
+                                                            for c in payload])]
+    return errs + _check_payload(payload)
+
+
+def _check_payload(payload: list[dict[str, Any]]) -> list[str]:
     errs: list[str] = []
     slash = [c for c in payload if c.get("type", 1) == 1]
     if len(slash) > 100:

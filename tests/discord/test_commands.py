@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from discord import app_commands
 
 from cogs.ohhell import LEADERBOARD_SORTS
@@ -10,7 +12,7 @@ from engine import Phase, Rules
 from tests.discord.conftest import Boot
 from tests.discord.driver import Driver
 from tests.discord.harness import CALLBACK, PUBLIC, Harness
-from tests.discord.limits import check_sync_payload, check_tree
+from tests.discord.limits import check_sync_payload, check_tree, localized
 
 SURFACE = {"start", "join", "leave", "addbot", "deal", "bid", "play", "hand", "table", "scores",
            "end", "kick", "rules", "leaderboard", "stats", "settings", "help", "notify",
@@ -165,6 +167,36 @@ async def test_help_says_how_to_play_here(h: Harness) -> None:
         if group.get_command(told) is not None:
             assert f"/ohhell {told}" in text, told
     assert group.get_command("notify") is not None
+
+
+def _untranslated(o: dict[str, Any], locale: str, path: str = "") -> list[str]:
+    where = f"{path}/{o['name']}"
+    lacking = []
+    if locale not in (o.get("name_localizations") or {}):
+        lacking.append(where + " name")
+    if locale not in (o.get("description_localizations") or {}):
+        lacking.append(where + " description")
+    lacking += [f"{where} choice {c['name']}" for c in o.get("choices") or []
+                if locale not in (c.get("name_localizations") or {})]
+    for x in o.get("options") or []:
+        lacking += _untranslated(x, locale, where)
+    return lacking
+
+
+async def test_commands_read_norwegian_in_a_norwegian_client_within_limits(boot: Boot) -> None:
+    """Discord's locale for Norwegian is `no` (docs/discord.md); every name, description and
+    choice carries it, and the Norwegian command tree keeps Discord's limits on its own."""
+    h = await boot(sync=True)
+    payload = h.fake.synced[None]
+    assert [e for e in check_sync_payload(payload) if e.startswith("[no]")] == []
+    assert _untranslated(payload[0], "no") == []
+    (ohhell,) = [localized(c, "no") for c in payload]
+    subs = {o["name"]: o for o in ohhell["options"]}
+    assert {"meld", "spill", "bli-med", "regler", "hjelp"} <= set(subs)
+    assert subs["meld"]["description"] == "Meld hvor mange stikk du tar"
+    assert [o["name"] for o in subs["meld"]["options"]] == ["stikk"]
+    presets = {c["value"]: c["name"] for c in subs["start"]["options"][0]["choices"]}
+    assert presets["classic"] == "klassisk"
 
 
 async def test_commands_are_synced_again_only_when_they_changed(boot: Boot) -> None:

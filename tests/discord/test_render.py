@@ -50,6 +50,8 @@ def test_long_games_with_seven_long_names_fit() -> None:
             assert check_message(body) == []
             pv = game.view(seat)
             assert check_message(_body(render.hand_message(view, pv, dm=True))) == []
+            norwegian = render.hand_message(view, pv, dm=True, lang="nb")  # longer words
+            assert check_message(_body(norwegian)) == []
             largest = max(largest, len(str(body)))
     view = _view(game, rules, TableStatus.FINISHED)
     over = GameOver(

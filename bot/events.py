@@ -22,11 +22,12 @@ Trick: TypeAlias = "tuple[tuple[int, Card], ...]"
 @dataclass(frozen=True, slots=True)
 class TableOpened:
     """A new table is in its lobby; `host_id` opened it. `invited`: the people of the game it
-    is a rematch of, asked to join again."""
+    is a rematch of (`rematch_of`, that game's table id), asked to join again."""
 
     table_id: int
     host_id: int
     invited: tuple[int, ...] = ()
+    rematch_of: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,12 +1,13 @@
-"""What the cogs may read and write beside the tables: leaderboards, players' stats and the
-server's settings. A typed facade over the store, so a cog never holds the store itself (and
-the value types it hands back come from here, not from data/)."""
+"""What the cogs may read and write beside the tables: leaderboards, players' stats, the
+server's settings and the turn nudges on Discord. A typed facade over the store, so a cog
+never holds the store itself (and the value types it hands back come from here, not from
+data/)."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from data import NOTIFY_WAYS, GuildSettings, PlayerStats
+from data import NOTIFY_WAYS, GuildSettings, PlayerStats, PostedNudge
 
 
 class Records(Protocol):
@@ -38,5 +39,17 @@ class Records(Protocol):
         """Store how this person wants to be told it is their turn."""
         ...
 
+    async def keep_nudge(self, nudge: PostedNudge) -> None:
+        """A nudge was posted (it replaces the person's previous one at that table)."""
+        ...
 
-__all__ = ["NOTIFY_WAYS", "GuildSettings", "PlayerStats", "Records"]
+    async def forget_nudge(self, nudge: PostedNudge) -> None:
+        """A nudge was deleted on Discord."""
+        ...
+
+    async def posted_nudges(self, table_id: int) -> list[PostedNudge]:
+        """The nudges kept for a table."""
+        ...
+
+
+__all__ = ["NOTIFY_WAYS", "GuildSettings", "PlayerStats", "PostedNudge", "Records"]

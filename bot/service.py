@@ -204,11 +204,12 @@ class TableService:
         host_name: str,
         options: TableOptions | None = None,
         invited: Sequence[int] = (),
+        rematch_of: int | None = None,
     ) -> TableView:
         """Open a table in this channel with the host in seat 0 (plus `options.computers` computer
         seats). TableError if the channel already has one, or the options are not valid
-        (unknown preset or level). `invited`: people asked to join (a rematch), told to the
-        presenter."""
+        (unknown preset or level). `invited`: people asked to join a rematch of the table
+        `rematch_of`, told to the presenter."""
         options = options or TableOptions()
         preset = options_.check_options(options)
         if self.directory.channel_taken(channel_id):
@@ -248,7 +249,8 @@ class TableService:
         )
         self.directory.add(t)
         await self._runner.tell(t, [TableOpened(table_id=t.id, host_id=host_id,
-                                                invited=tuple(invited))])
+                                                invited=tuple(invited),
+                                                rematch_of=rematch_of)])
         return t.view()
 
     async def rematch(
@@ -278,7 +280,7 @@ class TableService:
         people = [seat.user_id for seat in record.seats
                   if seat.user_id is not None and seat.user_id != user_id]
         return await self.open_table(record.guild_id, record.channel_id, user_id, name, options,
-                                     invited=people)
+                                     invited=people, rematch_of=table_id)
 
     async def join(self, table_id: int, user_id: int, name: str) -> TableView:
         """Take a seat in the lobby. TableError: already seated, table full, game started."""

@@ -130,13 +130,16 @@ class Delivery:
                  body_of: Callable[[Slot], render.Render],
                  dm_closed: Callable[[int, int, Acting | None], None],
                  sent: Callable[[int], None],
+                 dm_posted: Callable[[int, int], None] | None = None,
                  no_access: Callable[[TableView, discord.HTTPException], None] | None = None,
                  gone: Callable[[TableView], None] | None = None,
                  edit_interval: float = TABLE_EDIT_INTERVAL,
                  computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK) -> None:
         """`body_of`: what a slot shows now (the presenter's). `dm_closed(table, user, acting)`:
         Discord refused a DM (error 50007). `sent(table)`: a slot of the table is up to date
-        (or given up). `no_access(view, error)`: the bot may not post the table message.
+        (or given up). `dm_posted(table, user)`: a hand DM went out as a NEW message (one that
+        notifies, docs/discord.md). `no_access(view, error)`: the bot may not post the table
+        message.
         `gone(view)`: the table's channel no longer exists (deleted while the bot was away).
         `edit_interval`, `computer_hold`: see the module docstring (0: no wait)."""
         self.bot = bot
@@ -145,6 +148,7 @@ class Delivery:
         self.body_of = body_of
         self._dm_closed = dm_closed
         self._sent = sent
+        self._dm_posted = dm_posted
         self._no_access = no_access
         self._gone = gone
         self.edit_interval = edit_interval
@@ -430,13 +434,17 @@ class Delivery:
         body.done()
         return fingerprint
 
-    async def _post(self, channel_id: int, body: render.Render) -> tuple[int, int]:
-        """Post a message; returns its id and the fingerprint of its body."""
+    async def _post(self, channel_id: int, body: render.Render, *,
+                    again: bool = False) -> tuple[int, int]:
+        """Post a message (`again`: one that was posted before, whose mentions pinged then);
+        returns its id and the fingerprint of its body."""
+        pings = body.pings and not again
         params = handle_message_parameters(
             content=body.content or MISSING, embed=body.embed,
             view=body.view if body.view is not None else MISSING,
             files=body.discord_files() if body.files else MISSING,
-            allowed_mentions=self.bot.allowed_mentions)
+            allowed_mentions=(self.bot.allowed_mentions if pings
+                              else discord.AllowedMentions.none()))
         with params:
             data = await self.bot.http.send_message(channel_id, params=params)
             fingerprint = _fingerprint(_payload_of(params))
@@ -446,6 +454,7 @@ class Delivery:
     async def _send_table(self, slot: Slot, body: render.Render) -> None:
         view = slot.view
         assert view is not None
+        again = slot.message_id is not None
         if slot.message_id is not None:
             try:
                 shown = await self._edit(view.channel_id, slot.message_id, body, slot.shown)
@@ -457,7 +466,7 @@ class Delivery:
                 return
         if view.status is TableStatus.CANCELLED:
             return  # nothing to show on a new message: the table was closed
-        slot.message_id, slot.shown = await self._post(view.channel_id, body)
+        slot.message_id, slot.shown = await self._post(view.channel_id, body, again=again)
         slot.last_edit = self._now()
         self.tables.set_table_message(slot.table_id, slot.message_id)
 
@@ -492,6 +501,8 @@ class Delivery:
             return False
         slot.message_id, slot.channel_id = mid, cid
         self.tables.set_dm_message(slot.table_id, slot.user_id, slot.hand_number, mid, cid)
+        if self._dm_posted is not None:
+            self._dm_posted(slot.table_id, slot.user_id)
         return True
 
     async def welcome(self, view: TableView, user_id: int, acting: Acting | None) -> int | None:

@@ -7,15 +7,21 @@ they have not acted `after` seconds later (NUDGE_AFTER, 20 by default, on the se
 they get one nudge: a short DM with a jump link to the table, or a channel message that mentions
 them, as they chose with `/ohhell notify` (else the server's default from `/ohhell settings`,
 else DM). Someone who acts in time is not nudged. The turn timer's half-time warning goes the
-same way. Each person keeps at most one nudge: it is deleted when they act (or their turn ends
-otherwise) and when the next one goes out, so neither DMs nor the channel fill up. A person whose
-DMs are closed is mentioned in the channel instead.
+same way. A turn gets at most one notification: a new DM that reached the person during it, or
+less than `after` seconds before it began and since they last acted (a new hand's DM, which
+carries the last hand's result), was it, and no nudge follows. Each person keeps at most one
+nudge: it is deleted when they act (or their turn ends otherwise) and when the next one goes
+out, so neither DMs nor the channel fill up. A person whose DMs are closed is mentioned in the
+channel instead.
 
 Their moments are kept in the process's one scheduler (bot/scheduler.py), with the turn timers.
 Best effort: a nudge that Discord refuses is logged and dropped (the game never waits on it).
-After a restart, a turn already in progress (TurnResumed) gets its nudge too, `after` seconds
-from when the turn began (at once if that moment passed while the bot was down), or from the
-restart when the table has no timer to tell when it began.
+The nudges on Discord are kept in the store too (Records.keep_nudge, migration 0011), so after
+a restart (TurnResumed) the bot still knows them: one whose person is still to act stays, as
+that turn's notification, and goes when they act; the others are deleted at once. A turn in
+progress whose person has no nudge yet gets it `after` seconds from when the turn began (at once
+if that moment passed while the bot was down), or from the restart when the table has no timer
+to tell when it began.
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ from bot.events import (
     TurnResumed,
 )
 from bot.models import TableView
-from bot.records import Records
+from bot.records import PostedNudge, Records
 from bot.scheduler import Scheduler
 from cogs import render
 
@@ -89,6 +95,7 @@ class Turn:
     due: datetime | None = None  # when the nudge goes if they have not acted
     ended: bool = False
     warned: bool = False  # the half-time warning is due (it replaces the nudge)
+    notified: bool = False  # a new DM was the turn's notification (no nudge)
 
 
 @dataclass(eq=False)
@@ -106,16 +113,20 @@ class Nudger:
     def __init__(self, bot: discord.Client, clock: Clock, *, after: float = NUDGE_AFTER,
                  preference: Preference = always_dm,
                  dm_channel: Callable[[int], Awaitable[int]] | None = None,
-                 scheduler: Scheduler | None = None) -> None:
+                 scheduler: Scheduler | None = None, records: Records | None = None) -> None:
         """`after`: grace seconds (0: no nudges, warnings still go). `dm_channel`: the DM
         channel id of a user (the presenter's cached lookup). `scheduler`: the process's
-        deadlines (the table service's; default: one of its own)."""
+        deadlines (the table service's; default: one of its own). `records`: where the posted
+        nudges are kept across restarts (None: in memory only)."""
         self.bot, self.clock, self.after = bot, clock, after
         self._scheduler = scheduler or Scheduler(clock)
         self.preference = preference
         self._dm_channel = dm_channel
+        self._records = records
+        self._adopting: dict[int, asyncio.Task[None]] = {}  # table -> reading its kept nudges
         self._turns: dict[int, dict[int, Turn]] = {}  # table id -> user id -> their turn
         self._posted: dict[tuple[int, int], Posted] = {}  # (table, user) -> the nudge shown
+        self._fresh: dict[tuple[int, int], datetime] = {}  # new DM since they acted -> when
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -136,6 +147,7 @@ class Nudger:
                 self._turn_changed(view, e)
             elif isinstance(e, TurnResumed):
                 self._turn_changed(view, e, began=e.began)
+                self._adopt_kept(tid)
             elif isinstance(e, TimerWarning):
                 for seat in e.seats:
                     self._warn(view, seat, e.deadline)
@@ -143,6 +155,7 @@ class Nudger:
         if not view.status.active:
             for uid in list(turns):
                 self._end(tid, uid)
+            self._fresh = {k: at for k, at in self._fresh.items() if k[0] != tid}
             for key in [k for k in self._posted if k[0] == tid]:
                 self._spawn(self._remove(key))
             for key in [k for k in self._locks if k[0] == tid]:
@@ -165,8 +178,10 @@ class Nudger:
             if sv.user_id not in turns:
                 turn = Turn(tid, sv.user_id, view, awaits=e.awaits)
                 turns[sv.user_id] = turn
-                if self.after > 0:
-                    start = self.clock.now() if began is None else began
+                start = self.clock.now() if began is None else began
+                dm_at = self._fresh.get((tid, sv.user_id))
+                turn.notified = dm_at is not None and start - dm_at < timedelta(seconds=self.after)
+                if self.after > 0 and not turn.notified:
                     turn.due = start + timedelta(seconds=self.after)
                     self._schedule(turn)
         for uid in [u for u in self._turns.get(tid, {}) if u not in people]:
@@ -180,9 +195,52 @@ class Nudger:
 
     def _due_now(self, turn: Turn) -> None:
         """The turn's moment came: nudge the person if it still waits on them."""
-        if not (turn.ended or turn.warned or self._closed):
+        if not (turn.ended or turn.warned or turn.notified or self._closed):
             self._spawn(self._send(turn, render.turn_nudge(turn.view, turn.user_id,
-                                                           turn.awaits)))
+                                                           turn.awaits), nudge=True))
+
+    def _adopt_kept(self, table_id: int) -> None:
+        """A restart: read the table's nudges kept from before (once; its nudges wait)."""
+        if self._records is None or table_id in self._adopting:
+            return
+        task = self._spawn(self._adopt(table_id))
+        self._adopting[table_id] = task
+        task.add_done_callback(lambda _: self._adopting.pop(table_id, None))
+
+    async def _adopt(self, table_id: int) -> None:
+        """Nudges posted before the restart: one whose person is still to act stays (it was
+        their turn's notification) until they act; the others are deleted now."""
+        assert self._records is not None
+        try:
+            kept = await self._records.posted_nudges(table_id)
+        except Exception:
+            log.exception("could not read the nudges kept for table %s", table_id)
+            return
+        for row in kept:
+            key = (table_id, row.user_id)
+            async with self._lock(key):
+                turn = self._turns.get(table_id, {}).get(row.user_id)
+                shown = Posted(row.channel_id, row.message_id)
+                if turn is not None and not turn.ended and key not in self._posted:
+                    self._posted[key] = shown
+                    turn.notified = True
+                    self._scheduler.cancel(("nudge", table_id, row.user_id))
+                else:
+                    await self._delete(key, shown)
+            if key not in self._posted and not self._lock(key).locked():
+                self._locks.pop(key, None)
+
+    def notified(self, table_id: int, user_id: int) -> None:
+        """A new message (a new hand's DM, with the last hand's result) just notified this
+        person: it is the one notification of their turn if that turn has come, or comes
+        within the nudge's grace and before they act again; then no nudge follows (the
+        half-time warning still does)."""
+        turn = self._turns.get(table_id, {}).get(user_id)
+        if turn is None:
+            self._fresh[(table_id, user_id)] = self.clock.now()
+        elif not turn.ended:
+            turn.notified = True
+            self._scheduler.cancel(("nudge", table_id, user_id))
 
     def _end(self, table_id: int, user_id: int | None) -> None:
         """The person's turn is over (they acted, a computer moved, they left): no nudge for
@@ -190,6 +248,7 @@ class Nudger:
         if user_id is None:
             return
         key = (table_id, user_id)
+        self._fresh.pop(key, None)
         turns = self._turns.get(table_id)
         turn = turns.pop(user_id, None) if turns is not None else None
         if turn is not None:
@@ -213,13 +272,18 @@ class Nudger:
 
     # ---- delivery ------------------------------------------------------------------------------
 
-    async def _send(self, turn: Turn, text: render.NudgeText) -> None:
-        """Post the nudge the person chose (replacing the one they have); if their turn
-        ended meanwhile, take it down again."""
+    async def _send(self, turn: Turn, text: render.NudgeText, *, nudge: bool = False) -> None:
+        """Post the nudge (`nudge`; else the warning) the person chose, replacing the one they
+        have; if their turn ended meanwhile, take it down again."""
         key = (turn.table_id, turn.user_id)
         try:
+            adopting = self._adopting.get(turn.table_id)
+            if adopting is not None:  # a nudge kept from before the restart may stand for it
+                await asyncio.shield(adopting)
             async with self._lock(key):
                 view = turn.view
+                if turn.ended or (nudge and (turn.notified or turn.warned)):
+                    return
                 how = await self.preference(view.guild_id, turn.user_id)
                 if how == "off" or turn.ended:
                     return
@@ -232,11 +296,12 @@ class Nudger:
                     posted = await self._post(view.channel_id, text.channel, turn.user_id)
                 old = self._posted.pop(key, None)
                 self._posted[key] = posted
+                await self._keep(key, posted)
                 if old is not None:
-                    await self._delete(old)
+                    await self._delete(key, old, kept=False)  # its row was replaced
                 if turn.ended and self._posted.get(key) is posted:
                     del self._posted[key]
-                    await self._delete(posted)
+                    await self._delete(key, posted)
         except asyncio.CancelledError:
             raise
         except discord.HTTPException as err:
@@ -276,18 +341,36 @@ class Nudger:
         async with lock:
             posted = self._posted.pop(key, None)
             if posted is not None:
-                await self._delete(posted)
+                await self._delete(key, posted)
         waiting = key[1] in self._turns.get(key[0], {})
         if not waiting and key not in self._posted and not lock.locked():
             self._locks.pop(key, None)
 
-    async def _delete(self, posted: Posted) -> None:
+    async def _keep(self, key: tuple[int, int], posted: Posted) -> None:
+        """Note the posted nudge in the store, for after a restart (best effort)."""
+        if self._records is None:
+            return
+        try:
+            await self._records.keep_nudge(PostedNudge(*key, posted.channel_id,
+                                                       posted.message_id))
+        except Exception:
+            log.exception("could not keep the nudge of %s at table %s", key[1], key[0])
+
+    async def _delete(self, key: tuple[int, int], posted: Posted, *, kept: bool = True) -> None:
+        """Delete the nudge on Discord, then its row (`kept`: it has one of its own)."""
         try:
             await self.bot.http.delete_message(posted.channel_id, posted.message_id)
         except discord.NotFound:
             pass  # already gone (the person or a moderator deleted it)
         except discord.HTTPException as err:
             log.warning("could not delete a nudge in %s: %s", posted.channel_id, err)
+            return  # its row stays: a restart tries again
+        if kept and self._records is not None:
+            try:
+                await self._records.forget_nudge(PostedNudge(*key, posted.channel_id,
+                                                             posted.message_id))
+            except Exception:
+                log.exception("could not forget the nudge of %s at table %s", key[1], key[0])
 
     def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]

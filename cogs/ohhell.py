@@ -415,7 +415,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
 
     async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
         """The Rematch button under a finished game: the host opens the next table, posted
-        as a new message that invites the game's people (a new message is what notifies)."""
+        as a new message that invites the game's people (a new message is what notifies; only
+        the first rematch of a game pings them, so ending and reopening it does not again)."""
         try:
             last = await self.service.last_game(interaction.channel_id or 0)
             if last is None or last.table_id != table_id:
@@ -465,6 +466,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         view = self._table(interaction)
 
         async def send(body: render.Render) -> int | None:
+            body.pings = False  # the table again: its mentions pinged when it was first posted
             return (await interaction.response.send_message(**body.send_kwargs())).message_id
 
         await self.presenter.repost(view, send)
@@ -624,7 +626,7 @@ async def setup(bot: commands.Bot) -> None:
         edit_interval=settings.table_edit_interval,
         computer_hold=settings.computer_delay + COMPUTER_HOLD_SLACK,
         nudge_after=settings.turn_nudge_after, preference=stored_preference(bot.store),
-        executor=bot.executor, scheduler=bot.scheduler)
+        executor=bot.executor, scheduler=bot.scheduler, records=bot.store)
     service = bot.attach_presenter(presenter)
     presenter.channel_gone = service.channel_gone
     await bot.add_cog(OhHell(bot, service, bot.store, presenter))

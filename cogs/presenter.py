@@ -59,6 +59,7 @@ from bot.events import (
 )
 from bot.models import SeatView, TableView
 from bot.presenter import TableReads
+from bot.records import Records
 from bot.scheduler import Scheduler
 from cogs import chart, render
 from cogs.delivery import (
@@ -101,29 +102,34 @@ class DiscordPresenter:
                  edit_interval: float = TABLE_EDIT_INTERVAL,
                  computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK,
                  nudge_after: float = NUDGE_AFTER, preference: Preference = always_dm,
-                 executor: Executor | None = None, scheduler: Scheduler | None = None) -> None:
+                 executor: Executor | None = None, scheduler: Scheduler | None = None,
+                 records: Records | None = None) -> None:
         """`tables`: the hands it DMs and the messages it keeps (built before the service).
         `edit_interval`: least seconds between edits of a table message. `computer_hold`: most
         seconds a table update waits for the computers to act next (0: never wait).
         `nudge_after`, `preference`: when and how a person slow to act is notified
         (cogs.nudges). `executor`: where the end-of-game chart is drawn (worker processes keep
         its half second of CPU from holding the GIL the event loop needs; None: a thread).
-        `scheduler`: the process's deadlines, where the nudges' moments are kept."""
+        `scheduler`: the process's deadlines, where the nudges' moments are kept. `records`:
+        where the posted nudges are kept across restarts."""
         self.tables = tables
         self._executor = executor
         self.delivery = Delivery(bot, tables, clock, body_of=self.body_of,
                                  dm_closed=self._dm_closed, sent=self._forget_if_done,
+                                 dm_posted=self._dm_posted,
                                  no_access=self._no_access, gone=self._channel_gone,
                                  edit_interval=edit_interval, computer_hold=computer_hold)
         self._tables: dict[int, TableState] = {}
         self._owed: set[tuple[int, int]] = set()  # (table, user) to tell about closed DMs
         self._notices: dict[tuple[int, int], str] = {}  # (table, user) -> another notice
         self._told_no_access: set[int] = set()  # tables whose host was told the bot can't post
+        self._invited: dict[int, int | None] = {}  # channel -> the game whose rematch pinged
         self.channel_gone: Callable[[int], Coroutine[Any, Any, object]] | None = None
         """Ends the tables of a channel found deleted (the service's `channel_gone`, set once
         the service is built on this presenter)."""
         self.nudges = Nudger(bot, clock, after=nudge_after, preference=preference,
-                             dm_channel=self.delivery.dm_channel, scheduler=scheduler)
+                             dm_channel=self.delivery.dm_channel, scheduler=scheduler,
+                             records=records)
         self._welcomes: dict[tuple[int, int], asyncio.Task[None]] = {}  # (table, user)
         self._charting: dict[int, asyncio.Task[None]] = {}  # tables whose chart is drawn now
 
@@ -221,6 +227,8 @@ class DiscordPresenter:
                 self._charting[ts.view.table_id] = self.delivery.spawn(self._draw_chart(ts))
             elif isinstance(e, TableOpened) and e.invited:
                 ts.extras.invited = e.invited
+                ts.extras.invite_pings = self._invited.get(ts.view.channel_id) != e.rematch_of
+                self._invited[ts.view.channel_id] = e.rematch_of
             elif isinstance(e, TableCancelled):
                 notes.append("Everyone left." if e.reason == "everyone left"
                              else f"Ended by <@{e.by}>." if e.by else "The table was closed.")
@@ -336,6 +344,12 @@ class DiscordPresenter:
         self._owed.add((table_id, user_id))
         if acting is not None and acting.user_id == user_id:  # their own click: tell them now
             self.delivery.spawn(self._tell(acting, table_id))
+
+    def _dm_posted(self, table_id: int, user_id: int) -> None:
+        """A new hand DM notified this person: it counts as their turn's notification."""
+        ts = self._tables.get(table_id)
+        if ts is not None and ts.view.status.active:
+            self.nudges.notified(table_id, user_id)
 
     def _channel_gone(self, view: TableView) -> None:
         """Discord says the table's channel no longer exists (deleted while the bot was away,

@@ -15,14 +15,15 @@ Knows rows and engine types, never Discord. The bot uses only what is exported h
     await store.player_stats(guild_id, user_id)    # PlayerStats | None
     await store.get_settings(guild_id) / save_settings(GuildSettings(...))
     await store.get_notify(user_id) / set_notify(user_id, "mention")   # NOTIFY_WAYS
+    await store.keep_nudge(PostedNudge(...)) / forget_nudge(...) / posted_nudges(table_id)
     page = await store.history(guild_id, user_id=..., preset=..., before=page.next_before)
     await store.forget_player(user_id, guild_id=None)   # Forgotten; PlayerSeated while seated
     await store.close()
 
 Modules: connection (opening, pragmas, migrations), tables (tables in progress, action log),
 results (finished games, ratings), history (finished games looked back at; forgetting a
-person), stats (leaderboards), settings (server settings), store (the facade with the single
-write path), errors.
+person), stats (leaderboards), settings (server settings), nudges (turn nudges on Discord),
+store (the facade with the single write path), errors.
 """
 
 from data.connection import DatabaseAddress, parse_address
@@ -36,6 +37,7 @@ from data.errors import (
     TableTakenOver,
 )
 from data.history import FORMER_PLAYER, Forgotten, GameSummary, HistoryPage, PlayerSeated
+from data.nudges import PostedNudge
 from data.results import FinishedGame, HandResultRow, RatingChange, SeatResult
 from data.settings import NOTIFY_WAYS, GuildSettings
 from data.stats import SORT_KEYS, PlayerStats
@@ -69,6 +71,7 @@ __all__ = [
     "LoggedAction",
     "PlayerSeated",
     "PlayerStats",
+    "PostedNudge",
     "RatingChange",
     "RecordedGame",
     "SchemaTooNew",

@@ -23,11 +23,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
-from data import history, results, settings, stats, tables
+from data import history, nudges, results, settings, stats, tables
 from data.connection import DatabaseAddress, parse_address
 from data.driver import Driver, Session
 from data.errors import ChannelBusy, StaleTable, StoreError, TableNotFound, TableTakenOver
 from data.history import Forgotten, GameSummary, HistoryPage
+from data.nudges import PostedNudge
 from data.results import RATING_MODEL, FinishedGame, RatingChange
 from data.settings import GuildSettings
 from data.sqlite import DEFAULT_SYNCHRONOUS, SqliteDriver, Synchronous
@@ -562,3 +563,17 @@ class Store:
     async def set_notify(self, user_id: int, how: str) -> None:
         """Store a person's choice (ValueError for anything but "dm", "mention", "off")."""
         await self._statement(*settings.put_notify(user_id, how, self._clock()))
+
+    # -- turn nudges on Discord ----------------------------------------------------------------
+
+    async def keep_nudge(self, nudge: PostedNudge) -> None:
+        """A nudge was posted (it replaces the row of the person's previous one)."""
+        await self._statement(*nudges.put_nudge(nudge))
+
+    async def forget_nudge(self, nudge: PostedNudge) -> None:
+        """A nudge was deleted on Discord."""
+        await self._statement(*nudges.drop_nudge(nudge))
+
+    async def posted_nudges(self, table_id: int) -> list[PostedNudge]:
+        """The nudges kept for a table (after a restart: to take down when due)."""
+        return await self._reading(lambda s: nudges.get_nudges(s, table_id))

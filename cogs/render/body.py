@@ -25,6 +25,8 @@ class Render:
     controls: bool = False  # it carries controls for a move (bid, card, trump, discard)
     files: tuple[tuple[str, bytes], ...] = ()
     """Attachments (name, bytes): the end-of-game chart."""
+    pings: bool = True
+    """Posted, its content's mentions notify (False: they show as names only)."""
 
     def kwargs(self) -> dict[str, Any]:
         out: dict[str, Any] = {"content": self.content, "embed": self.embed, "view": self.view}
@@ -49,4 +51,6 @@ class Render:
             out["view"] = self.view
         if self.files:
             out["files"] = self.discord_files()
+        if not self.pings:
+            out["allowed_mentions"] = discord.AllowedMentions.none()
         return out

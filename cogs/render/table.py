@@ -56,6 +56,8 @@ class TableExtras:
     """The end-of-game chart (PNG), once drawn."""
     invited: tuple[int, ...] = ()
     """People asked to a rematch (the lobby mentions those not seated yet)."""
+    invite_pings: bool = True
+    """The lobby's post notifies the invited (False: a rematch of the same game again)."""
 
 
 def table_message(view: TableView, extras: TableExtras, lang: Lang = DEFAULT_LANG) -> Render:
@@ -104,7 +106,8 @@ def _lobby(view: TableView, extras: TableExtras, lang: Lang) -> Render:
         e.add_field(name=t(lang, "Invited to the rematch"), value=mentions[:1024], inline=False)
         content = t(lang, "Rematch! {who}: press **Join** to play again.", who=mentions)[:2000]
     _notes(e, extras, view)
-    return Render(e, views.lobby_controls(view.table_id, lang), content=content)
+    return Render(e, views.lobby_controls(view.table_id, lang), content=content,
+                  pings=extras.invite_pings)
 
 
 def _options_text(view: TableView, lang: Lang) -> str:

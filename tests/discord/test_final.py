@@ -13,6 +13,7 @@ from PIL import Image
 from cogs.render import CHART_FILE
 from tests.discord.driver import Driver
 from tests.discord.harness import CALLBACK, CHANNEL_MESSAGES, Harness, drain
+from tests.discord.notifications import notified
 
 
 async def finished_game(h: Harness) -> tuple[Driver, int, int]:
@@ -92,3 +93,41 @@ async def test_a_game_over_record_that_landed_unheard_is_announced_with_its_rati
     for m in d.members:
         (line,) = [ln for ln in lines if f"<@{m.id}>" in ln]
         assert " · rating " in line and "→" in line, line
+
+
+async def test_a_rematch_invitation_pings_once_and_reposting_the_table_never_pings(
+        h: Harness) -> None:
+    """Only the first rematch of a finished game pings its people: `/ohhell table` (by anyone)
+    and the host's end-then-Rematch again show the invitation without notifying anyone."""
+    d, _, message_id = await finished_game(h)
+    alice, bob, carol = d.members
+    dave = h.member("dave")
+    before = {m.id: len(notified(h, m)) for m in (bob, carol)}
+    await h.send(h.click(message_id, "Rematch", alice))
+    lobby = d.view()
+    assert lobby is not None and lobby.status.value == "lobby"
+    for m in (bob, carol):
+        [n] = notified(h, m)[before[m.id]:]
+        assert n.why == "mention" and "Rematch!" in n.content
+    pinged = {m.id: len(notified(h, m)) for m in (bob, carol)}
+    for who in (dave, bob, alice):
+        calls = await d.slash("ohhell table", who)
+        [posted] = [c for c in calls if c.path == CALLBACK]
+        assert "Rematch!" in posted.body["content"]  # the invitation still shows, as names
+    shown = d.view()
+    assert shown is not None and shown.message_id is not None
+    del h.fake.messages[shown.message_id]  # a moderator deleted it: the next change posts it
+    await d.slash("ohhell join", dave)
+    await drain()
+    reposted = d.view()
+    assert reposted is not None and reposted.message_id != shown.message_id
+    assert "Rematch!" in h.fake.messages[reposted.message_id]["content"]
+    assert {m.id: len(notified(h, m)) for m in (bob, carol)} == pinged
+    await d.slash("ohhell end", alice)
+    assert d.view() is None
+    calls = await h.send(h.click(message_id, "Rematch", alice))
+    again = d.view()
+    assert again is not None and again.table_id != lobby.table_id
+    (posted,) = [c for c in calls if c.path == CHANNEL_MESSAGES and c.method == "POST"]
+    assert f"<@{bob.id}>" in posted.json["content"]
+    assert {m.id: len(notified(h, m)) for m in (bob, carol)} == pinged

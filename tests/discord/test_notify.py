@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.clock import ManualClock
 from tests.discord.conftest import Boot
 from tests.discord.driver import Driver
-from tests.discord.harness import Harness, Member, drain
+from tests.discord.harness import CHANNEL_MESSAGE, Harness, Member, drain
 from tests.discord.notifications import Notification, notified, still_there
 
 
@@ -24,11 +24,14 @@ async def wait(clock: ManualClock, seconds: float) -> None:
 
 
 async def mid_hand(d: Driver) -> Member:
-    """Act at once until a person's turn comes mid-hand (someone has already moved this hand);
-    return that person, whose turn it is now."""
-    seat, m = d.awaited()[0]
-    await d.act_controls(seat, m)
-    return d.awaited()[0][1]
+    """Act at once until the turn comes of a person who has acted this hand already (so no new
+    DM notified them since: their turn's notification is the nudge); return that person."""
+    acted: set[int] = set()
+    while (now := d.awaited()[0][1]).id not in acted:
+        seat, m = d.awaited()[0]
+        await d.act_controls(seat, m)
+        acted.add(m.id)
+    return now
 
 
 async def test_a_person_slow_to_act_mid_hand_gets_one_dm_and_it_goes_when_they_act(
@@ -218,3 +221,103 @@ async def test_a_resumed_untimed_turn_is_nudged_counting_from_the_restart(
     assert nudges(h2, slow) == []
     await wait(clock, 1)
     assert [n.why for n in nudges(h2, slow)] == ["dm"]
+
+
+
+async def test_a_new_hand_dm_is_the_turns_one_notification_and_no_nudge_follows(
+        h: Harness, clock: ManualClock) -> None:
+    """The new hand's DM (with the last hand's result) reaches everyone as a new message,
+    which notifies: it is the one notification of each person's next turn, also when a
+    computer acts first in that hand; waiting then adds none. Mid-hand the nudge still goes."""
+    alice, bob = h.member("alice"), h.member("bob")
+    d = Driver(h, [alice, bob])
+    view = await d.lobby(bots=1, max_cards=4)
+    assert view.state is not None
+    checked = 0
+    while view.state.hand_number < 4:
+        hand = view.state.hand_number
+        before = {m.id: len(notified(h, m)) for m in (alice, bob)}
+        seat, m = d.awaited()[0]
+        await d.act_controls(seat, m)
+        view = d.view()  # type: ignore[assignment]
+        assert view is not None and view.state is not None
+        if view.state.hand_number == hand:
+            continue
+        _, first = d.awaited()[0]  # the first person to act in the new hand
+        [dm] = notified(h, first)[before[first.id]:]  # the new hand's DM
+        assert dm.why == "dm" and "⏰" not in dm.content
+        await wait(clock, 45)
+        assert notified(h, first)[before[first.id]:] == [dm]  # one notification, no nudge
+        checked += 1
+    assert checked == 3
+    slow = await mid_hand(d)  # no new DM since they acted: the nudge is the notification
+    mark = len(notified(h, slow))
+    await wait(clock, 20)
+    assert ["⏰" in n.content for n in notified(h, slow)[mark:]] == [True]
+
+
+async def test_a_hand_dm_long_before_the_turn_does_not_stand_for_its_notification(
+        h: Harness, clock: ManualClock) -> None:
+    """The next person waited more than the nudge's grace for the one before: their hand DM
+    is old news, so their turn gets its nudge."""
+    alice, bob, carol = h.member("alice"), h.member("bob"), h.member("carol")
+    d = Driver(h, [alice, bob, carol])
+    await d.lobby(max_cards=3)
+    seat, first = d.awaited()[0]
+    await wait(clock, 30)
+    assert nudges(h, first) == []  # their new hand DM was the turn's notification
+    await d.act_controls(seat, first)
+    second = d.awaited()[0][1]
+    await wait(clock, 19)
+    assert nudges(h, second) == []
+    await wait(clock, 1)
+    assert [n.why for n in nudges(h, second)] == ["dm"]
+
+
+async def test_a_nudge_posted_before_a_restart_stays_alone_and_goes_when_they_act(
+        boot: Boot, clock: ManualClock) -> None:
+    """The bot keeps its posted nudges in the store: after a restart the one shown is the
+    turn's notification (no second one comes) and it is deleted when the person acts."""
+    h1 = await boot(timeout=120)
+    alice, bob, carol = h1.member("alice"), h1.member("bob"), h1.member("carol")
+    d1 = Driver(h1, [alice, bob, carol])
+    await d1.lobby(max_cards=3)
+    slow = await mid_hand(d1)
+    await wait(clock, 20)
+    [old] = nudges(h1, slow)
+    await h1.close()
+    await clock.advance(10)  # the turn is 30 s old when the bot is back
+    h2 = await boot(timeout=120, share_with=h1)
+    await wait(clock, 25)  # the resumed turn's nudge would be long due
+    assert nudges(h2, slow) == [old] and still_there(h2, old)  # one shows, one notification
+    d2 = Driver(h2, [alice, bob, carol])
+    seat, m = d2.awaited()[0]
+    assert m == slow
+    await d2.act_controls(seat, m)
+    await drain()
+    assert not still_there(h2, old)  # acted: the nudge from before the restart is gone
+    assert [n for n in nudges(h2, slow) if still_there(h2, n)] == []
+    assert await h2.bot.store.posted_nudges(d2.view().table_id) == []  # type: ignore[attr-defined]
+
+
+async def test_a_nudge_discord_would_not_delete_goes_after_a_restart(
+        boot: Boot, clock: ManualClock) -> None:
+    """Discord refused to delete a nudge when its person acted: it stays kept, and the bot,
+    back from a restart, deletes it (its person is no longer to act)."""
+    h1 = await boot(timeout=120)
+    alice, bob, carol = h1.member("alice"), h1.member("bob"), h1.member("carol")
+    d1 = Driver(h1, [alice, bob, carol])
+    await d1.lobby(max_cards=3)
+    slow = await mid_hand(d1)
+    await wait(clock, 20)
+    [old] = nudges(h1, slow)
+    h1.fake.fail_once("DELETE", CHANNEL_MESSAGE, 403, 50013, "Missing Permissions")
+    seat, m = d1.awaited()[0]
+    await d1.act_controls(seat, m)
+    await drain()
+    assert still_there(h1, old)  # the deletion was refused
+    await h1.close()
+    h2 = await boot(timeout=120, share_with=h1)
+    await drain()
+    assert not still_there(h2, old)
+    assert [n for n in nudges(h2, slow) if still_there(h2, n)] == []

@@ -288,5 +288,14 @@ async def _forget_results(
         await session.execute(
             "DELETE FROM game_ratings WHERE game_id = ? AND user_id = ?", (game_id, user_id)
         )
+    # a nudge row outlives its table only when Discord refused its delete: the person's id
+    # goes with the rest
     if guild_id is None:
         await session.execute("DELETE FROM notify_prefs WHERE user_id = ?", (user_id,))
+        await session.execute("DELETE FROM posted_nudges WHERE user_id = ?", (user_id,))
+    else:
+        await session.execute(
+            "DELETE FROM posted_nudges WHERE user_id = ? AND table_id IN"
+            " (SELECT id FROM game_tables WHERE guild_id = ?)",
+            (user_id, guild_id),
+        )

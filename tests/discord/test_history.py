@@ -13,7 +13,7 @@ import pytest
 
 from bot import archive
 from bot.replay_text import steps
-from data import Action, FinishedGame, Seat, SeatResult, Store, TableStatus
+from data import Action, FinishedGame, Seat, SeatResult, Store, StoreError, TableStatus
 from data.results import HandResultRow
 from tests.bot.test_archive import check_export
 from tests.data.test_history import text_holding
@@ -113,6 +113,52 @@ async def test_replay_steps_through_a_whole_game(h: Harness, preset: str) -> Non
              and lines[0].startswith("Hand ")]
     call = answer_of(await h.send(h.click(message, "« Hand", carol)))
     assert description(call) == "\n".join(told[deals[-1]])  # back to the last hand's deal
+
+
+async def replayed_by_clicks(h: Harness, first: Call, who: Member) -> list[str]:
+    """Every step of a replay, from its first answer through the Next button to the end."""
+    message = first.message_id or 0
+    seen = [description(first)]
+    while "Next ›" in labels(h, message):
+        seen.append(description(answer_of(await h.send(h.click(message, "Next ›", who)))))
+    return seen
+
+
+async def test_replay_from_the_final_message(h: Harness) -> None:
+    d, game_id, message_id = await finished_game(h)
+    bob = d.members[1]
+    assert [c["label"] for c in h.components(message_id)] == ["Rematch", "Replay"]
+    call = answer_of(await h.send(h.click(message_id, "Replay", bob)))
+    assert call.audience == bob.id  # ephemeral, the final message untouched
+    assert [c["label"] for c in h.components(message_id)] == ["Rematch", "Replay"]
+    told = steps(archive.export_game(await archive.tell(store_of(h), h.guild_id, game_id)))
+    seen = await replayed_by_clicks(h, call, bob)
+    assert seen == ["\n".join(lines) for lines in told]
+    assert seen[-1].startswith("Final standings:")
+
+
+async def test_replay_of_a_game_closed_without_a_result_says_so(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store refused the result, so the game was closed without one: its final message's
+    Replay answers in words."""
+    store = store_of(h)
+
+    async def refused(*args: Any) -> Any:
+        raise StoreError("the disk is full")
+
+    monkeypatch.setattr(store, "finish_game", refused)
+    alice, bob = h.member("alice"), h.member("bob")
+    d = Driver(h, [alice, bob])
+    table = await d.lobby(max_cards=1, bots=1, turn_timeout=0)
+    await d.play_out("controls")
+    await drain()
+    assert [r.getMessage() for r in h.fake.errors] == [
+        f"could not record the finished game at table {table.table_id}"]
+    h.fake.errors.clear()
+    assert await store.game_for_table(table.table_id) is None
+    call = answer_of(await h.send(h.click(table.message_id or 0, "Replay", bob)))
+    assert call.audience == bob.id and not call.body.get("embeds")
+    assert "ended without a result" in call.body["content"]
 
 
 async def test_a_game_in_play_is_never_replayed(h: Harness) -> None:

@@ -73,9 +73,11 @@ async def play(
                               payload={"name": seat.name}))
         else:
             await store.save_table(table, Action("add_computer", seat=index))
+        table = replace(table, saves=table.saves + 1)  # the copy the store now holds
     table = replace(table, status=TableStatus.PLAYING, snapshot_json='{"phase": "game_over"}')
     await store.save_table(table, Action("bid", seat=0, user_id=seats[0].user_id,
                                          payload={"bid": 1}))
+    table = replace(table, saves=table.saves + 1)
     return (await store.finish_game(table, game, Action("play", seat=0))).game_id
 
 
@@ -183,7 +185,8 @@ async def otto_everywhere(store: Store) -> dict[str, int]:
         seats=[Seat("P12", user_id=12)])
     joined = replace(lobby, seats=(*lobby.seats, Seat(NAME, user_id=OTTO)))
     await store.save_table(joined, Action("join", seat=1, user_id=OTTO, payload={"name": NAME}))
-    await store.save_table(lobby, Action("leave", seat=1, user_id=OTTO))
+    left = replace(lobby, saves=lobby.saves + 1)  # the copy the store now holds
+    await store.save_table(left, Action("leave", seat=1, user_id=OTTO))
     await store.set_notify(OTTO, "mention")
     return games
 

@@ -25,10 +25,11 @@ from discord.ext import commands
 
 from bot import archive
 from bot.errors import TableError
+from bot.i18n import DEFAULT_LANG, Lang, t
 from bot.learn import Lesson
 from bot.replay_text import card_text, steps
 from bot.tree import report
-from data import PlayerSeated, Store
+from data import PlayerSeated, Store, TableStatus
 from data.history import GameSummary, HistoryPage
 from engine import Rules
 
@@ -165,6 +166,39 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def _show(self, interaction: discord.Interaction) -> None:
         told = await archive.tell(_store(interaction), _guild(interaction), self.game_id)
         await interaction.response.edit_message(**replay_body(told, self.step))
+
+
+class ReplayTableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                        template=r"ohha:replay-table:(?P<table>\d{1,18})"):
+    """Replay under a finished game's final message: the message knows its table, the store
+    maps the table to its game, and the click answers as /ohhell replay does."""
+
+    def __init__(self, table_id: int, lang: Lang = DEFAULT_LANG) -> None:
+        super().__init__(discord.ui.Button(
+            label=t(lang, "Replay"), style=discord.ButtonStyle.secondary, emoji="⏮️",
+            custom_id=f"ohha:replay-table:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplayTableButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _guarded(interaction, self._show(interaction))
+
+    async def _show(self, interaction: discord.Interaction) -> None:
+        store = _store(interaction)
+        game_id = await store.game_for_table(self.table_id)
+        if game_id is None:
+            table = await store.get_table(self.table_id)
+            if table is not None and table.status in (TableStatus.LOBBY, TableStatus.PLAYING):
+                raise TableError("That game is still being played: it can be replayed once "
+                                 "it is over.")
+            raise TableError("That game was ended without a result, so there is nothing to "
+                             "replay.")
+        told = await archive.tell(store, _guild(interaction), game_id)
+        await interaction.response.send_message(**replay_body(told, 0), ephemeral=True)
 
 
 async def recent_games(interaction: discord.Interaction,
@@ -362,7 +396,7 @@ async def forget(interaction: discord.Interaction, member: discord.User) -> None
 COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
     history, replay, export, learn, forget_me, forget)
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    HistoryButton, ReplayButton, LessonButton, ForgetButton)
+    HistoryButton, ReplayButton, ReplayTableButton, LessonButton, ForgetButton)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -7,7 +7,8 @@ from an earlier decision or a finished game reaches the service, which refuses i
 Each move control carries the guard of the decision it was drawn for (bot.guard) and builds its
 own `Move` in its callback; the cog (`ComponentHandler`, reached through
 `interaction.client.get_cog(COG_NAME)`) only takes it to the service, so this module imports no
-cog code.
+cog code; the one exception is the final message's Replay button, which cogs.history (the cog that
+owns replaying, and imports nothing of cogs) defines.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bot.errors import TableError
 from bot.guard import GUARD_PATTERN, Guard
 from bot.i18n import DEFAULT_LANG, Lang, t, tc, tn
 from bot.moves import sentence
+from cogs.history import ReplayTableButton
 from engine import (
     Bid,
     Card,
@@ -346,8 +348,10 @@ def lobby_controls(table_id: int, lang: Lang = DEFAULT_LANG) -> discord.ui.View:
 
 
 def rematch_controls(table_id: int, lang: Lang = DEFAULT_LANG) -> discord.ui.View:
+    """Under a finished game: Rematch, and Replay (cogs.history owns replaying)."""
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(table_id, lang))
+    view.add_item(ReplayTableButton(table_id, lang))
     return view
 
 

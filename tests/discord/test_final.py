@@ -37,7 +37,7 @@ async def test_the_final_message_carries_the_chart_and_a_rematch_button(h: Harne
     assert name == CHART_FILE
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG" and image.size == (800, 450)
-    assert [c["label"] for c in h.components(message_id)] == ["Rematch"]
+    assert [c["label"] for c in h.components(message_id)] == ["Rematch", "Replay"]
 
 
 async def test_rematch_opens_the_same_table_and_invites_the_players(h: Harness) -> None:

@@ -21,7 +21,8 @@ async def test_a_game_played_with_slash_commands_only(h: Harness) -> None:
     final = _table_embeds(h, view.message_id)
     assert "game over" in final["title"]
     assert any(f["name"] == "Final standings" for f in final["fields"])
-    assert [c["label"] for c in h.components(view.message_id)] == ["Rematch"]  # no My hand
+    labels = [c["label"] for c in h.components(view.message_id)]
+    assert labels == ["Rematch", "Replay"]  # no My hand
     calls = await d.slash("ohhell leaderboard", alice)
     board = calls[0].body["embeds"][0]["description"]
     assert all(f"<@{m.id}>" in board for m in (alice, bob, carol))

@@ -12,9 +12,14 @@ from typing import Any
 import pytest
 
 from bot import archive
+from bot.models import TableOptions
 from bot.replay_text import steps
-from data import Action, FinishedGame, Seat, SeatResult, Store, TableStatus
+from bot.service import TableService
+from data import Action, FinishedGame, Seat, SeatResult, Store, StoreError, TableStatus
 from data.results import HandResultRow
+from engine import Game, Rules
+from engine.replay import HandReplay
+from tests.bot.helpers import any_move, is_open
 from tests.bot.test_archive import check_export
 from tests.data.test_history import text_holding
 from tests.discord.driver import Driver
@@ -113,6 +118,120 @@ async def test_replay_steps_through_a_whole_game(h: Harness, preset: str) -> Non
              and lines[0].startswith("Hand ")]
     call = answer_of(await h.send(h.click(message, "« Hand", carol)))
     assert description(call) == "\n".join(told[deals[-1]])  # back to the last hand's deal
+
+
+async def played_through_the_service(h: Harness, preset: str, host: Member) -> int:
+    """A game of the host and computers, the host's moves made straight through the bot's
+    service (fast: no slash command per move); its table id."""
+    service: TableService = h.bot.tables  # type: ignore[attr-defined]
+    rules = Rules.preset(preset)
+    options = TableOptions(preset=preset, computers=max(3, rules.min_players) - 1, seed=26,
+                           max_cards=3, computer_level="random", turn_timeout=0)
+    table_id = (await service.open_table(h.guild_id, h.channel, host.id, host.name,
+                                         options)).table_id
+    await service.deal(table_id, host.id)
+    for step in range(500):
+        await service.wait_idle()
+        if not is_open(service, table_id):
+            break
+        await any_move(service, table_id, host.id, seed=step)
+    await service.wait_idle()
+    await drain()
+    assert not is_open(service, table_id)
+    return table_id
+
+
+def shown_as_played(hand: HandReplay, names: list[str], step: str, tricks: list[str]) -> None:
+    """A hand's deal step and trick steps show its dealt cards, bids, and each trick's cards in
+    play order with its winner."""
+    for seat, cards in enumerate(hand.dealt):
+        assert f"  {names[seat]}: {' '.join(str(c) for c in cards)}" in step.splitlines()
+    bids = ", ".join(f"{names[seat]} {bid}" for seat, bid in hand.bids)
+    assert f"Bids: {bids}." in step.splitlines()
+    assert len(tricks) == len(hand.tricks)
+    for text, trick in zip(tricks, hand.tricks, strict=True):
+        played = [f"{names[c.seat]} {c.card}" for c in trick.cards]
+        at = [text.index(p) for p in played]
+        assert at == sorted(at), (text, played)  # in play order
+        assert f" {names[trick.winner]} wins it." in text.splitlines()[0]
+
+
+@pytest.mark.parametrize("preset", Rules.preset_names(special_cards=True))
+async def test_every_preset_replays_to_its_end_as_played(h: Harness, preset: str) -> None:
+    host = h.member("host")
+    table_id = await played_through_the_service(h, preset, host)
+    store = store_of(h)
+    game_id = await store.game_for_table(table_id)
+    assert game_id is not None
+    call = answer_of(await h.send(h.slash("ohhell replay", host, game=game_id)))
+    seen = await replayed_by_clicks(h, call, host)
+    # the game as played, from the table's final snapshot, not from the replay
+    table = await store.get_table(table_id)
+    assert table is not None and table.snapshot_json is not None
+    played = Game.from_json(table.snapshot_json)
+    told = await archive.tell(store, h.guild_id, game_id)
+    if played.scoresheet:
+        assert [hand.record for hand in told.replay.hands] == played.scoresheet
+        for hand, record in zip(told.replay.hands, played.scoresheet, strict=True):
+            assert tuple(tuple((c.seat, c.card) for c in t.cards) for t in hand.tricks) == \
+                record.tricks_played()
+    else:  # quick keeps no sheet: its one hand is told with the tricks each took
+        (only,) = told.replay.hands
+        assert only.record.tricks == tuple(played.tricks_won)
+    names = [s.name for s in sorted(told.summary.seats, key=lambda s: s.seat)]
+    deals = [i for i, text in enumerate(seen) if text.startswith("Hand ")
+             and " trick " not in text.splitlines()[0]]
+    assert len(deals) == len(told.replay.hands)
+    for start, end, hand in zip(deals, [*deals[1:], len(seen) - 1], told.replay.hands,
+                                strict=True):
+        shown_as_played(hand, names, seen[start], seen[start + 1:end])
+    assert seen[-1].startswith("Final standings:")
+
+
+async def replayed_by_clicks(h: Harness, first: Call, who: Member) -> list[str]:
+    """Every step of a replay, from its first answer through the Next button to the end."""
+    message = first.message_id or 0
+    seen = [description(first)]
+    while "Next ›" in labels(h, message):
+        seen.append(description(answer_of(await h.send(h.click(message, "Next ›", who)))))
+    return seen
+
+
+async def test_replay_from_the_final_message(h: Harness) -> None:
+    d, game_id, message_id = await finished_game(h)
+    bob = d.members[1]
+    assert [c["label"] for c in h.components(message_id)] == ["Rematch", "Replay"]
+    call = answer_of(await h.send(h.click(message_id, "Replay", bob)))
+    assert call.audience == bob.id  # ephemeral, the final message untouched
+    assert [c["label"] for c in h.components(message_id)] == ["Rematch", "Replay"]
+    told = steps(archive.export_game(await archive.tell(store_of(h), h.guild_id, game_id)))
+    seen = await replayed_by_clicks(h, call, bob)
+    assert seen == ["\n".join(lines) for lines in told]
+    assert seen[-1].startswith("Final standings:")
+
+
+async def test_replay_of_a_game_closed_without_a_result_says_so(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store refused the result, so the game was closed without one: its final message's
+    Replay answers in words."""
+    store = store_of(h)
+
+    async def refused(*args: Any) -> Any:
+        raise StoreError("the disk is full")
+
+    monkeypatch.setattr(store, "finish_game", refused)
+    alice, bob = h.member("alice"), h.member("bob")
+    d = Driver(h, [alice, bob])
+    table = await d.lobby(max_cards=1, bots=1, turn_timeout=0)
+    await d.play_out("controls")
+    await drain()
+    assert [r.getMessage() for r in h.fake.errors] == [
+        f"could not record the finished game at table {table.table_id}"]
+    h.fake.errors.clear()
+    assert await store.game_for_table(table.table_id) is None
+    call = answer_of(await h.send(h.click(table.message_id or 0, "Replay", bob)))
+    assert call.audience == bob.id and not call.body.get("embeds")
+    assert "ended without a result" in call.body["content"]
 
 
 async def test_a_game_in_play_is_never_replayed(h: Harness) -> None:

@@ -150,6 +150,7 @@ def test_the_table_message_and_final_standings_render_in_norwegian_within_limits
     text = _unnamed(_body_text(body), view)
     assert _words(text) & ENGLISH == set(), text
     assert "Sluttstilling" in text and "vinner!" in text and "Omkamp" in text
+    assert "Reprise" in text
 
 
 def _unnamed(text: str, view: TableView) -> str:

@@ -116,7 +116,7 @@ async def test_stale_buttons_are_refused_politely(game: Driver) -> None:
     assert text == "That was for hand 1; hand 2 is in play now."
     live = h.fake.messages[first.message_id]["components"]
     await game.play_out("slash")
-    assert [c["label"] for c in h.components(first.message_id)] == ["Rematch"]
+    assert [c["label"] for c in h.components(first.message_id)] == ["Rematch", "Replay"]
     h.fake.messages[first.message_id]["components"] = live  # as a lagging client shows it
     text = refusal(await h.send(h.click(first.message_id, "My hand", m)), m)
     assert text == "This table is closed: the game is over or was ended."

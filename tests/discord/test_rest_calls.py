@@ -227,7 +227,7 @@ async def test_the_final_standings_always_land(boot: Boot, clock: ManualClock, h
         await h.close()
     final = h.fake.messages[mid]
     assert "game over" in final["embeds"][0]["title"]
-    assert [c["label"] for c in h.components(mid)] == ["Rematch"]  # no My hand any more
+    assert [c["label"] for c in h.components(mid)] == ["Rematch", "Replay"]  # no My hand any more
     assert field(final, "Final standings") is not None
     # deal (joins merged), the first move, the result, and the result's chart once drawn
     assert len(table_edits(h.fake.log, mid)) <= 4

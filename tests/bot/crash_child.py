@@ -86,6 +86,28 @@ async def bookkeeping(service: TableService, view: TableView, rng: random.Random
         await service.end(view.table_id, view.host_id)
 
 
+async def deal_lobby(service: TableService, view: TableView) -> None:
+    """A lobby left by a kill or a hand-back: deal it, or seat Bob when it lacks a player."""
+    try:
+        await service.deal(view.table_id, view.host_id)
+    except TableError:
+        await service.join(view.table_id, PEOPLE[1], "Bob")
+
+
+def person_to_move(view: TableView, rng: random.Random) -> tuple[int, int] | None:
+    """A person (not on autopilot) whose move is awaited, at random: (seat, user id); None
+    while only computers are to move."""
+    assert view.state is not None
+    people = [s for s in view.state.actor_seats if view.seats[s].user_id is not None
+              and not view.seats[s].autopilot]
+    if not people:
+        return None
+    seat = rng.choice(people)
+    user = view.seats[seat].user_id
+    assert user is not None
+    return seat, user
+
+
 async def play(service: TableService, channel: int, rng: random.Random,
                guild: int = GUILD) -> None:
     while True:
@@ -102,19 +124,13 @@ async def play(service: TableService, channel: int, rng: random.Random,
         if view is None:
             continue
         if view.state is None:  # a lobby left by a kill: deal it
-            try:
-                await service.deal(view.table_id, view.host_id)
-            except TableError:
-                await service.join(view.table_id, PEOPLE[1], "Bob")
+            await deal_lobby(service, view)
             continue
-        people = [s for s in view.state.actor_seats if view.seats[s].user_id is not None
-                  and not view.seats[s].autopilot]
-        if not people:
+        mover = person_to_move(view, rng)
+        if mover is None:
             await asyncio.sleep(0.001)  # the computers are moving
             continue
-        seat = rng.choice(people)
-        user = view.seats[seat].user_id
-        assert user is not None
+        seat, user = mover
         move = choose(service, view, seat, rng)
         try:
             await service.act(view.table_id, user, move)

@@ -26,7 +26,14 @@ from bot.presenter import NullPresenter
 from bot.service import ServiceConfig, TableService
 from bot.shards import ShardLeases, ShardPlan, process_name
 from data import DatabaseUnavailable, Store, StoreError, TableTakenOver
-from tests.bot.crash_child import PEOPLE, bookkeeping, choose, open_and_deal, say
+from tests.bot.crash_child import (
+    bookkeeping,
+    choose,
+    deal_lobby,
+    open_and_deal,
+    person_to_move,
+    say,
+)
 
 SHARDS = 2
 GUILDS = (2 << 22, 3 << 22)  # shard 0 and shard 1 of 2
@@ -95,19 +102,13 @@ async def play(service: TableService, store: Store, channel: int, own: bool,
                 if not own:
                     await asyncio.sleep(0.01)
                     continue
-                try:
-                    await service.deal(view.table_id, view.host_id)
-                except TableError:
-                    await service.join(view.table_id, PEOPLE[1], "Bob")
+                await deal_lobby(service, view)
                 continue
-            people = [s for s in view.state.actor_seats if view.seats[s].user_id is not None
-                      and not view.seats[s].autopilot]
-            if not people:
+            mover = person_to_move(view, rng)
+            if mover is None:
                 await asyncio.sleep(0.002)  # the computers are moving
                 continue
-            seat = rng.choice(people)
-            user = view.seats[seat].user_id
-            assert user is not None
+            seat, user = mover
             move = choose(service, view, seat, rng)
             await service.act(view.table_id, user, move)
         except TableError:

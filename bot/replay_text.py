@@ -13,21 +13,32 @@ from pathlib import Path
 from typing import Any
 
 from bot.archive import EXPORT_FORMAT, EXPORT_VERSION
+from bot.card_words import card_label, declaration_text
+from bot.i18n import DEFAULT_LANG, Lang, t, tc, tn
 from engine import Card, Declaration, Suit
 
 Document = dict[str, Any]
 
 
-def card_text(code: str) -> str:
+def card_text(code: str, lang: Lang = DEFAULT_LANG) -> str:
     """A card code as players read it ("10H" -> "10♥"); an unknown code as it is."""
     try:
-        return str(Card.parse(code))
+        return card_label(Card.parse(code), lang)
     except ValueError:
         return code
 
 
-def _suit_text(letter: str | None) -> str:
-    return "no trump" if letter is None else f"{Suit.parse(letter).symbol} trump"
+def _trump_text(hand: Document, names: list[str], lang: Lang) -> str:
+    """ "9♠ turned up, ♠ trump (named by Ann)"."""
+    turned = (t(lang, "{card} turned up", card=card_text(hand["trump_card"], lang))
+              if hand["trump_card"] else t(lang, "no card turned"))
+    letter = hand["trump_suit"]
+    suit = (t(lang, "no trump") if letter is None
+            else t(lang, "{symbol} trump", symbol=Suit.parse(letter).symbol))
+    text = f"{turned}, {suit}"
+    if hand["trump_named_by"] is not None:
+        text += " " + t(lang, "(named by {name})", name=names[hand["trump_named_by"]])
+    return text
 
 
 def read_export(text: str) -> Document:
@@ -44,60 +55,80 @@ def read_export(text: str) -> Document:
     return document
 
 
-def steps(document: Document) -> list[list[str]]:
+def steps(document: Document, lang: Lang = DEFAULT_LANG) -> list[list[str]]:
     """The game as steps of lines: the players, then per hand its deal and bids, then each
     trick (the hand's last trick also shows the scoresheet row); the final standings last."""
     names = [p["name"] for p in document["players"]]
     hands = document["hands"]
     game = document["game"]
+    players = ", ".join(
+        t(lang, "{name} ({level} computer)", name=p["name"],
+          level=tc(lang, "slash", p["computer"])) if p["computer"] else p["name"]
+        for p in document["players"])
     told: list[list[str]] = [[
-        f"Game {game['id']}: {game['preset']}, finished {game['finished_at']}, "
-        f"{len(hands)} hand{'s' if len(hands) != 1 else ''}.",
-        "Players: " + ", ".join(
-            p["name"] + (f" ({p['computer']} computer)" if p["computer"] else "")
-            for p in document["players"]),
+        tn(lang, "Game {game}: {preset}, finished {finished}, {n} hand.",
+           "Game {game}: {preset}, finished {finished}, {n} hands.", len(hands),
+           game=game["id"], preset=tc(lang, "slash", game["preset"].replace("_", " ")),
+           finished=game["finished_at"]),
+        t(lang, "Players: {players}", players=players),
     ]]
     for hand in hands:
-        trump = (f"{card_text(hand['trump_card'])} turned up, "
-                 if hand["trump_card"] else "no card turned, ") + _suit_text(hand["trump_suit"])
-        if hand["trump_named_by"] is not None:
-            trump += f" (named by {names[hand['trump_named_by']]})"
-        lines = [
-            f"Hand {hand['number']} of {len(hands)}: {hand['cards_dealt']} card"
-            f"{'s' if hand['cards_dealt'] != 1 else ''} each, {names[hand['dealer']]} deals; "
-            f"{trump}.",
-        ]
-        lines += [f"  {names[seat]}: {' '.join(card_text(c) for c in cards)}"
+        lines = [tn(lang, "Hand {number} of {count}: {n} card each, {dealer} deals; {trump}.",
+                    "Hand {number} of {count}: {n} cards each, {dealer} deals; {trump}.",
+                    hand["cards_dealt"], number=hand["number"], count=len(hands),
+                    dealer=names[hand["dealer"]], trump=_trump_text(hand, names, lang))]
+        lines += [f"  {names[seat]}: {' '.join(card_text(c, lang) for c in cards)}"
                   for seat, cards in enumerate(hand["dealt"])]
         if hand["in_play"] is not None:
-            lines.append("Before play the hands became:")
-            lines += [f"  {names[seat]}: {' '.join(card_text(c) for c in cards)}"
+            lines.append(t(lang, "Before play the hands became:"))
+            lines += [f"  {names[seat]}: {' '.join(card_text(c, lang) for c in cards)}"
                       for seat, cards in enumerate(hand["in_play"])]
-        lines.append("Bids: " + ", ".join(f"{names[b['seat']]} {b['bid']}"
-                                          for b in hand["bids"]) + ".")
+        lines.append(t(lang, "Bids: {bids}.", bids=", ".join(
+            f"{names[b['seat']]} {b['bid']}" for b in hand["bids"])))
         told.append(lines)
         for number, trick in enumerate(hand["play"], start=1):
-            cards = ", ".join(
-                f"{names[c['seat']]} {card_text(c['card'])}"
-                + (f" ({Declaration.from_code(c['declared']).text(_trump(hand))})"
-                   if c["declared"] else "")
-                for c in trick["cards"])
-            lines = [f"Hand {hand['number']}, trick {number} of {len(hand['play'])}: {cards}."
-                     f" {names[trick['winner']]} wins it."]
+            cards = ", ".join(_played(names[c["seat"]], c, _trump(hand), lang)
+                              for c in trick["cards"])
+            lines = [t(lang, "Hand {number}, trick {trick} of {count}: {cards}. {winner} wins it.",
+                       number=hand["number"], trick=number, count=len(hand["play"]),
+                       cards=cards, winner=names[trick["winner"]])]
             if number == len(hand["play"]):
-                lines += [
-                    f"  {names[s['seat']]}: bid {s['bid']}, took {s['tricks']}"
-                    f" ({'made' if s['made'] else 'missed'}): {s['points']:+d},"
-                    f" total {s['total']}"
-                    for s in hand["scores"]
-                ]
+                lines += ["  " + _score_line(names[s["seat"]], s, lang) for s in hand["scores"]]
             told.append(lines)
     ranked = sorted(document["players"], key=lambda p: (p["placing"], p["seat"]))
-    told.append(["Final standings:"] + [
-        f"  {p['placing']}. {p['name']} {p['total']}" + (" (won)" if p["winner"] else "")
+    won = " " + t(lang, "(won)")
+    told.append([t(lang, "Final standings:")] + [
+        f"  {p['placing']}. {p['name']} {p['total']}" + (won if p["winner"] else "")
         for p in ranked
     ])
     return told
+
+
+def _played(name: str, played: Document, trump: Suit | None, lang: Lang) -> str:
+    """ "Ann 10♥", or "Ann High Joker (low ♦)" with what a joker was declared."""
+    text = f"{name} {card_text(played['card'], lang)}"
+    if played["declared"]:
+        declared = declaration_text(Declaration.from_code(played["declared"]), trump, lang)
+        text += f" ({declared})"
+    return text
+
+
+def _score_line(name: str, score: Document, lang: Lang) -> str:
+    fields = {"name": name, "bid": score["bid"], "took": score["tricks"],
+              "points": f"{score['points']:+d}", "total": score["total"]}
+    if score["made"]:
+        return t(lang, "{name}: bid {bid}, took {took} (made): {points}, total {total}", **fields)
+    return t(lang, "{name}: bid {bid}, took {took} (missed): {points}, total {total}", **fields)
+
+
+def hand_starts(document: Document) -> list[int]:
+    """The step each hand's deal is told at (steps() tells the players first, then per hand
+    its deal and one step per trick), so a replay can move hand by hand."""
+    starts, step = [], 1
+    for hand in document["hands"]:
+        starts.append(step)
+        step += 1 + len(hand["play"])
+    return starts
 
 
 def _trump(hand: Document) -> Suit | None:
@@ -134,4 +165,4 @@ def replay_file(
     return 0
 
 
-__all__ = ["card_text", "read_export", "replay_file", "steps"]
+__all__ = ["card_text", "hand_starts", "read_export", "replay_file", "steps"]

@@ -25,10 +25,11 @@ from discord.ext import commands
 
 from bot import archive
 from bot.errors import TableError
-from bot.i18n import DEFAULT_LANG, Lang, t
+from bot.i18n import DEFAULT_LANG, Lang, lang_for, t, tn
 from bot.learn import Lesson
-from bot.replay_text import card_text, steps
+from bot.replay_text import card_text, hand_starts, steps
 from bot.tree import report
+from cogs.render.lines import preset_words
 from data import PlayerSeated, Store, TableStatus
 from data.history import GameSummary, HistoryPage
 from engine import Rules
@@ -37,6 +38,11 @@ ARCHIVE_PREFIX = "ohha:"
 PAGE = 5
 PRESETS = Rules.preset_names(special_cards=True)
 PRESET_CHOICES = [app_commands.Choice(name=p.replace("_", " "), value=p) for p in PRESETS]
+
+
+def _lang(interaction: discord.Interaction) -> Lang:
+    """Every answer here is ephemeral: the person's own language."""
+    return lang_for(interaction.locale)
 
 
 def _store(interaction: discord.Interaction) -> Store:
@@ -53,31 +59,46 @@ def _guild(interaction: discord.Interaction) -> int:
 # -- history -------------------------------------------------------------------------------
 
 
-def _game_line(game: GameSummary) -> str:
-    link = (f" · [table](https://discord.com/channels/{game.guild_id}/{game.channel_id}/"
+def _game_line(game: GameSummary, lang: Lang) -> str:
+    table = t(lang, "table")
+    link = (f" · [{table}](https://discord.com/channels/{game.guild_id}/{game.channel_id}/"
             f"{game.message_id})" if game.message_id else "")
     players = ", ".join(
         (f"**{s.name} {s.total}**" if s.winner else f"{s.name} {s.total}")
         for s in sorted(game.seats, key=lambda s: (s.placing, s.seat)))
     when = int(game.finished_at)
-    return (f"`#{game.game_id}` <t:{when}:R> · {game.preset.replace('_', ' ')} · "
-            f"{game.hands} hand{'s' if game.hands != 1 else ''}{link}\n{players}")
+    hands = tn(lang, "{n} hand", "{n} hands", game.hands)
+    return (f"`#{game.game_id}` <t:{when}:R> · {preset_words(game.preset, lang)} · "
+            f"{hands}{link}\n{players}")
+
+
+def _history_title(user_id: int | None, preset: str | None, lang: Lang) -> str:
+    who = f"<@{user_id}>"
+    if preset and user_id:
+        return t(lang, "Finished games of {preset} with {who}",
+                 preset=preset_words(preset, lang), who=who)
+    if preset:
+        return t(lang, "Finished games of {preset}", preset=preset_words(preset, lang))
+    if user_id:
+        return t(lang, "Finished games with {who}", who=who)
+    return t(lang, "Finished games")
 
 
 def history_body(page: HistoryPage, user_id: int | None, preset: str | None,
-                 newest: bool) -> dict[str, Any]:
+                 newest: bool, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
     """The history message: one page of games (winners in bold) and its paging buttons."""
-    who = f" with <@{user_id}>" if user_id else ""
-    kind = f" of {preset.replace('_', ' ')}" if preset else ""
-    embed = discord.Embed(title=f"Finished games{kind}{who}", colour=discord.Colour.blurple())
-    embed.description = ("\n\n".join(_game_line(g) for g in page.games) if page.games
-                         else "No finished games yet." if newest else "No older games.")
-    embed.set_footer(text="Newest first. /ohhell replay game: steps through one.")
+    embed = discord.Embed(title=_history_title(user_id, preset, lang),
+                          colour=discord.Colour.blurple())
+    embed.description = ("\n\n".join(_game_line(g, lang) for g in page.games) if page.games
+                         else t(lang, "No finished games yet.") if newest
+                         else t(lang, "No older games."))
+    embed.set_footer(text=t(lang, "Newest first. /ohhell replay game: steps through one."))
     view = discord.ui.View(timeout=None)
     if not newest:
-        view.add_item(HistoryButton(user_id or 0, preset or "", 0, "Newest"))
+        view.add_item(HistoryButton(user_id or 0, preset or "", 0, t(lang, "Newest")))
     if page.next_before is not None:
-        view.add_item(HistoryButton(user_id or 0, preset or "", page.next_before, "Older"))
+        view.add_item(HistoryButton(user_id or 0, preset or "", page.next_before,
+                                    t(lang, "Older")))
     return {"embed": embed, "view": view}
 
 
@@ -104,7 +125,8 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         page = await archive.history(_store(interaction), _guild(interaction), user_id=user_id,
                                      preset=preset, before=self.before or None, limit=PAGE)
         await interaction.response.edit_message(
-            **history_body(page, user_id, preset, newest=not self.before))
+            **history_body(page, user_id, preset, newest=not self.before,
+                           lang=_lang(interaction)))
 
 
 async def _guarded(interaction: discord.Interaction,
@@ -119,28 +141,30 @@ async def _guarded(interaction: discord.Interaction,
 # -- replay --------------------------------------------------------------------------------
 
 
-def replay_body(told: archive.ToldGame, step: int) -> dict[str, Any]:
+def replay_body(told: archive.ToldGame, step: int, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
     """One step of a replay and the buttons to move hand by hand and trick by trick."""
-    told_steps = steps(archive.export_game(told))
+    told_steps = steps(archive.export_game(told), lang)
     step = max(0, min(step, len(told_steps) - 1))
-    starts = [i for i, lines in enumerate(told_steps) if lines[0].startswith("Hand ")
-              and " trick " not in lines[0]]
-    embed = discord.Embed(title=f"Replay of game #{told.summary.game_id} "
-                                f"({told.summary.preset.replace('_', ' ')})",
+    starts = hand_starts(archive.export_game(told))
+    embed = discord.Embed(title=t(lang, "Replay of game #{game} ({preset})",
+                                  game=told.summary.game_id,
+                                  preset=preset_words(told.summary.preset, lang)),
                           colour=discord.Colour.dark_green())
     embed.description = "\n".join(told_steps[step])[:4000]
-    embed.set_footer(text=f"Step {step + 1} of {len(told_steps)}")
+    embed.set_footer(text=t(lang, "Step {step} of {count}", step=step + 1,
+                            count=len(told_steps)))
     previous_hand = max([i for i in starts if i < step], default=0)
     next_hand = min([i for i in starts if i > step], default=len(told_steps) - 1)
     game = told.summary.game_id
     view = discord.ui.View(timeout=None)
-    for label, target, disabled in (
-        ("« Hand", previous_hand, step == 0),
-        ("‹ Back", step - 1, step == 0),
-        ("Next ›", step + 1, step == len(told_steps) - 1),
-        ("Hand »", next_hand, step == len(told_steps) - 1),
+    hand, back, forward = t(lang, "Hand"), t(lang, "Back"), t(lang, "Next")
+    for label, target, disabled, slot in (
+        (f"« {hand}", previous_hand, step == 0, "«"),
+        (f"‹ {back}", step - 1, step == 0, "‹"),
+        (f"{forward} ›", step + 1, step == len(told_steps) - 1, "N"),
+        (f"{hand} »", next_hand, step == len(told_steps) - 1, "H"),
     ):
-        view.add_item(ReplayButton(game, max(0, target), label, disabled, slot=label[0]))
+        view.add_item(ReplayButton(game, max(0, target), label, disabled, slot=slot))
     return {"embed": embed, "view": view}
 
 
@@ -165,7 +189,8 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def _show(self, interaction: discord.Interaction) -> None:
         told = await archive.tell(_store(interaction), _guild(interaction), self.game_id)
-        await interaction.response.edit_message(**replay_body(told, self.step))
+        await interaction.response.edit_message(
+            **replay_body(told, self.step, _lang(interaction)))
 
 
 class ReplayTableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -198,7 +223,8 @@ class ReplayTableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             raise TableError("That game was ended without a result, so there is nothing to "
                              "replay.")
         told = await archive.tell(store, _guild(interaction), game_id)
-        await interaction.response.send_message(**replay_body(told, 0), ephemeral=True)
+        await interaction.response.send_message(**replay_body(told, 0, _lang(interaction)),
+                                                ephemeral=True)
 
 
 async def recent_games(interaction: discord.Interaction,
@@ -209,12 +235,13 @@ async def recent_games(interaction: discord.Interaction,
         return []
     page = await _store(interaction).history(interaction.guild_id, limit=25)
     typed = current.strip().lower().lstrip("#")
+    lang = _lang(interaction)
     found = []
     for game in page.games:
         when = datetime.fromtimestamp(game.finished_at, UTC).strftime("%Y-%m-%d")
         names = ", ".join(f"{s.name} {s.total}" for s in game.seats)
-        label = f"#{game.game_id} {game.preset.replace('_', ' ')} {when}: {names}"
-        if typed in label.lower():
+        label = f"#{game.game_id} {preset_words(game.preset, lang)} {when}: {names}"
+        if typed in label.lower() or typed in game.preset:
             found.append(app_commands.Choice(name=label[:100], value=game.game_id))
     return found
 
@@ -222,9 +249,10 @@ async def recent_games(interaction: discord.Interaction,
 # -- learn -----------------------------------------------------------------------------------
 
 
-def lesson_body(lesson: Lesson, lines: list[str]) -> dict[str, Any]:
+def lesson_body(lesson: Lesson, lines: list[str], lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
     """What the lesson says now and a button per choice (the answers so far ride along)."""
-    embed = discord.Embed(title="Oh Hell: your first hand", colour=discord.Colour.gold())
+    embed = discord.Embed(title=t(lang, "Oh Hell: your first hand"),
+                          colour=discord.Colour.gold())
     embed.description = "\n\n".join(lines)[:4000]
     view = discord.ui.View(timeout=None)
     given = ".".join(lesson.answers)
@@ -259,26 +287,41 @@ class LessonButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             raise TableError("That lesson is out of date: start it again with "
                              "/ohhell learn.") from None
         step = lesson.answer(self.choice)
-        await interaction.response.edit_message(**lesson_body(lesson, step.lines))
+        await interaction.response.edit_message(
+            **lesson_body(lesson, step.lines, _lang(interaction)))
 
 
 # -- forgetting ------------------------------------------------------------------------------
 
 
-def _forgotten_text(names: tuple[str, ...], games: int, whose: str) -> str:
+def _forgotten_text(names: tuple[str, ...], games: int, whom: str | None, lang: Lang) -> str:
+    """What forgetting did: `whom` a mention forgotten in this server, None the asker
+    forgotten in every server."""
     known = f" ({', '.join(names)})" if names else ""
-    return (f"Done: {whose} name{known} is gone from every stored game, table and leaderboard"
-            f" here; {games} finished game{'s' if games != 1 else ''} now show "
-            "\"a former player\" in that seat, and the ratings and totals are deleted.")
+    if whom is None:
+        return tn(lang, "Done: your name{names} is gone from every stored game, table and "
+                        "leaderboard in every server; {n} finished game now shows \"a former "
+                        "player\" in that seat, and the ratings and totals are deleted.",
+                  "Done: your name{names} is gone from every stored game, table and "
+                  "leaderboard in every server; {n} finished games now show \"a former "
+                  "player\" in that seat, and the ratings and totals are deleted.",
+                  games, names=known)
+    return tn(lang, "Done: {who}'s name{names} is gone from every stored game, table and "
+                    "leaderboard here; {n} finished game now shows \"a former player\" in "
+                    "that seat, and the ratings and totals are deleted.",
+              "Done: {who}'s name{names} is gone from every stored game, table and "
+              "leaderboard here; {n} finished games now show \"a former player\" in that "
+              "seat, and the ratings and totals are deleted.",
+              games, who=whom, names=known)
 
 
 class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"ohha:forget:(?P<user>\d+):(?P<answer>yes|no)"):
     """The confirmation of /ohhell forget-me (only the person who asked may confirm)."""
 
-    def __init__(self, user_id: int, answer: str) -> None:
-        label, style = (("Forget me", discord.ButtonStyle.danger) if answer == "yes"
-                        else ("Keep everything", discord.ButtonStyle.secondary))
+    def __init__(self, user_id: int, answer: str, lang: Lang = DEFAULT_LANG) -> None:
+        label, style = ((t(lang, "Forget me"), discord.ButtonStyle.danger) if answer == "yes"
+                        else (t(lang, "Keep everything"), discord.ButtonStyle.secondary))
         super().__init__(discord.ui.Button(label=label, style=style,
                                            custom_id=f"ohha:forget:{user_id}:{answer}"))
         self.user_id, self.answer = user_id, answer
@@ -294,14 +337,15 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def _confirm(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.user_id:
             raise TableError("Only the person who asked to be forgotten can confirm it.")
+        lang = _lang(interaction)
         if self.answer == "no":
             await interaction.response.edit_message(
-                content="Nothing was deleted.", embed=None, view=None)
+                content=t(lang, "Nothing was deleted."), embed=None, view=None)
             return
         forgotten = await _forget(_store(interaction), self.user_id, None)
         await interaction.response.edit_message(
-            content=_forgotten_text(forgotten.names, forgotten.games, "your").replace(
-                " here;", " in every server;"), embed=None, view=None)
+            content=_forgotten_text(forgotten.names, forgotten.games, None, lang), embed=None,
+            view=None)
 
 
 async def _forget(store: Store, user_id: int, guild_id: int | None) -> Any:
@@ -325,7 +369,8 @@ async def history(interaction: discord.Interaction, member: discord.Member | Non
     page = await archive.history(_store(interaction), _guild(interaction), user_id=user_id,
                                  preset=preset, limit=PAGE)
     await interaction.response.send_message(
-        **history_body(page, user_id, preset, newest=True), ephemeral=True)
+        **history_body(page, user_id, preset, newest=True, lang=_lang(interaction)),
+        ephemeral=True)
 
 
 @app_commands.command(name="replay", description="Step through a finished game, hand by hand")
@@ -333,7 +378,8 @@ async def history(interaction: discord.Interaction, member: discord.Member | Non
 @app_commands.autocomplete(game=recent_games)
 async def replay(interaction: discord.Interaction, game: int) -> None:
     told = await archive.tell(_store(interaction), _guild(interaction), game)
-    await interaction.response.send_message(**replay_body(told, 0), ephemeral=True)
+    await interaction.response.send_message(**replay_body(told, 0, _lang(interaction)),
+                                            ephemeral=True)
 
 
 @app_commands.command(name="export", description="A game as JSON and CSV; without a game, "
@@ -348,7 +394,7 @@ async def export(interaction: discord.Interaction, game: int | None = None) -> N
                              "anyone can export one game with game:.")
         data = (await archive.results_csv(store, guild)).encode("utf-8")
         await interaction.response.send_message(
-            "Every finished game of this server, one row per player.",
+            t(_lang(interaction), "Every finished game of this server, one row per player."),
             file=discord.File(io.BytesIO(data), filename="ohhell-results.csv"), ephemeral=True)
         return
     told = await archive.tell(store, guild, game)
@@ -359,27 +405,31 @@ async def export(interaction: discord.Interaction, game: int | None = None) -> N
                      filename=f"ohhell-game-{game}-scoresheet.csv"),
     ]
     await interaction.response.send_message(
-        f"Game #{game}: the whole game as JSON (step through it with `python -m bot replay "
-        "FILE`) and its scoresheet as CSV.", files=files, ephemeral=True)
+        t(_lang(interaction), "Game #{game}: the whole game as JSON (step through it with "
+                              "`python -m bot replay FILE`) and its scoresheet as CSV.",
+          game=game), files=files, ephemeral=True)
 
 
 @app_commands.command(name="learn", description="Learn the game by playing one guided hand")
 async def learn(interaction: discord.Interaction) -> None:
     lesson = Lesson()
     step = lesson.start()
-    await interaction.response.send_message(**lesson_body(lesson, step.lines), ephemeral=True)
+    await interaction.response.send_message(
+        **lesson_body(lesson, step.lines, _lang(interaction)), ephemeral=True)
 
 
 @app_commands.command(name="forget-me",
                       description="Delete your name, results and ratings from every server")
 async def forget_me(interaction: discord.Interaction) -> None:
+    lang = _lang(interaction)
     view = discord.ui.View(timeout=None)
-    view.add_item(ForgetButton(interaction.user.id, "yes"))
-    view.add_item(ForgetButton(interaction.user.id, "no"))
+    view.add_item(ForgetButton(interaction.user.id, "yes", lang))
+    view.add_item(ForgetButton(interaction.user.id, "no", lang))
     await interaction.response.send_message(
-        "Forget you? Your name is removed from every stored game and leaderboard of every "
-        "server (your seats stay as \"a former player\", so scoresheets still add up), and "
-        "your ratings, totals and notification choice are deleted. This cannot be undone.",
+        t(lang, "Forget you? Your name is removed from every stored game and leaderboard of "
+                "every server (your seats stay as \"a former player\", so scoresheets still add "
+                "up), and your ratings, totals and notification choice are deleted. This cannot "
+                "be undone."),
         view=view, ephemeral=True)
 
 
@@ -389,7 +439,8 @@ async def forget_me(interaction: discord.Interaction) -> None:
 async def forget(interaction: discord.Interaction, member: discord.User) -> None:
     forgotten = await _forget(_store(interaction), member.id, _guild(interaction))
     await interaction.response.send_message(
-        _forgotten_text(forgotten.names, forgotten.games, f"<@{member.id}>'s"), ephemeral=True,
+        _forgotten_text(forgotten.names, forgotten.games, f"<@{member.id}>",
+                        _lang(interaction)), ephemeral=True,
         allowed_mentions=discord.AllowedMentions.none())
 
 

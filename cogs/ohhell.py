@@ -17,10 +17,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.card_words import card_label, card_name, declaration_text
 from bot.client import OhHellBot
 from bot.errors import TableError
 from bot.guard import Guard
-from bot.i18n import Lang, lang_for
+from bot.i18n import Lang, lang_for, t, tn
 from bot.models import COMPUTER_LEVELS, TableView
 from bot.moves import sentence
 from bot.options import table_options
@@ -107,7 +108,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         if views.is_ours(custom_id) and not views.matches_any(custom_id):
-            await answer(interaction, "That control is out of date; use `/ohhell hand`.")
+            await answer(interaction, t(own_lang(interaction),
+                                        "That control is out of date; use `/ohhell hand`."))
 
     # ---- helpers -------------------------------------------------------------------------
 
@@ -150,9 +152,10 @@ class OhHell(commands.Cog, name=views.COG_NAME):
 
     async def _act(self, interaction: discord.Interaction, table_id: int | None,
                    call: Callable[[], Awaitable[TableView]], *,
-                   done: str | Callable[[TableView], str] = "Done.", post_table: bool = False,
-                   hand_number: int | None = None) -> None:
-        """Perform one action and answer it (see cogs.interact for why it is done this way)."""
+                   done: str | Callable[[TableView], str] | None = None,
+                   post_table: bool = False, hand_number: int | None = None) -> None:
+        """Perform one action and answer it (see cogs.interact for why it is done this way);
+        `done` is the answer in the actor's language ("Done." without one)."""
         acting = Acting(interaction, table_id, post_table=post_table, ephemeral=not post_table)
         acting.start()
         try:
@@ -177,7 +180,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             self.presenter.release(acting)
 
     async def _respond(self, acting: Acting, result: TableView,
-                       done: str | Callable[[TableView], str], hand_number: int | None) -> None:
+                       done: str | Callable[[TableView], str] | None,
+                       hand_number: int | None) -> None:
         interaction = acting.interaction
         response = interaction.response
         notice = self.presenter.take_notice(result.table_id, acting.user_id)
@@ -209,7 +213,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             if notice:
                 await interaction.followup.send(notice, ephemeral=True)
             return
-        text = done(result) if callable(done) else done
+        text = done(result) if callable(done) else done or t(own_lang(interaction), "Done.")
         await answer(interaction, f"{text}\n\n{notice}" if notice else text)
 
     async def _refuse(self, interaction: discord.Interaction, text: str,
@@ -273,7 +277,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             interaction, None,
             lambda: self.service.open_table(guild_id, channel_id, interaction.user.id,
                                             self._name(interaction.user), options),
-            done="The table is open.", post_table=True)
+            done=t(own_lang(interaction), "The table is open."), post_table=True)
 
     @ohhell.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -305,6 +309,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                      level: str | None = None) -> None:
         uid = interaction.user.id
         svc = self.service
+        lang = own_lang(interaction)
         call: Callable[[], Awaitable[TableView]]
         done: str | Callable[[TableView], str]
         if action == "join":
@@ -318,28 +323,30 @@ class OhHell(commands.Cog, name=views.COG_NAME):
 
             def done(view: TableView) -> str:
                 if dms_open[0]:
-                    return "You have a seat. Your cards will come by DM once the host deals."
-                return "You have a seat."
+                    return t(lang, "You have a seat. Your cards will come by DM once the host "
+                                   "deals.")
+                return t(lang, "You have a seat.")
         elif action == "leave":
             def call() -> Awaitable[TableView]:
                 return svc.leave(table_id, uid)
-            done = _left
+            def done(view: TableView) -> str:
+                return _left(view, lang)
         elif action == "addbot":
             await self._allow_computers(interaction.guild_id)
 
             def call() -> Awaitable[TableView]:
                 return svc.add_computer(table_id, uid, level)
-            done = "A computer player took a seat."
+            done = t(lang, "A computer player took a seat.")
         elif action == "deal":
             def call() -> Awaitable[TableView]:
                 return svc.deal(table_id, uid)
-            done = "Dealt! Your cards are in your DMs (or use My hand)."
+            done = t(lang, "Dealt! Your cards are in your DMs (or use My hand).")
         else:
             manager = interaction.permissions.manage_guild
 
             def call() -> Awaitable[TableView]:
                 return svc.end(table_id, uid, manager)
-            done = "The table is closed."
+            done = t(lang, "The table is closed.")
         await self._act(interaction, table_id, call, done=done)
 
     # ---- play ----------------------------------------------------------------------------
@@ -351,7 +358,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         tid = self._table(interaction).table_id
         await self._act(interaction, tid,
                         lambda: self.service.act(tid, interaction.user.id, Bid(tricks)),
-                        done=f"You bid {tricks}.")
+                        done=t(own_lang(interaction), "You bid {bid}.", bid=tricks))
 
     @ohhell.command(name="play", description="Play a card from your hand")
     @app_commands.describe(card="The card, like 10h, TH, 10♥, QS or JK",
@@ -371,7 +378,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         move = card
         await self._act(interaction, tid,
                         lambda: self.service.act(tid, interaction.user.id, move),
-                        done=lambda after: _played(move, before, after))
+                        done=lambda after: _played(move, before, after, own_lang(interaction)))
 
     @play.autocomplete("card")
     async def _card_choices(self, interaction: discord.Interaction,
@@ -388,9 +395,11 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         to_play = pv.to_act and pv.phase is Phase.PLAYING
         cards = pv.legal_cards if to_play else pv.hand
         typed = current.strip().lower()
+        lang = own_lang(interaction)
+        waiting = "" if to_play else " · " + t(lang, "not your turn")
         out = []
         for c in sort_hand(list(cards)):
-            label = f"{c} ({c.name})" + ("" if to_play else " · not your turn")
+            label = f"{card_label(c, lang)} ({card_name(c, lang)}){waiting}"
             if not typed or typed in label.lower() or typed == c.code.lower():
                 out.append(app_commands.Choice(name=label, value=c.code))
         return out[:25]
@@ -423,13 +432,14 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                 raise TableError("That Rematch button is not for this channel's last game: "
                                  "open a new table with /ohhell start.")
             allowed = (await self._settings(interaction.guild_id)).allow_computers
+            lang = own_lang(interaction)
 
             def done(view: TableView) -> str:
-                invited = len(view.seats) - 1
-                return ("The rematch table is open below"
-                        + (f"; {invited} computer player{'s' if invited != 1 else ''} seated."
-                           if invited else ".")
-                        + " The other players were asked to press Join.")
+                seated = len(view.seats) - 1
+                opened = (tn(lang, "The rematch table is open below; {n} computer player seated.",
+                             "The rematch table is open below; {n} computer players seated.",
+                             seated) if seated else t(lang, "The rematch table is open below."))
+                return opened + " " + t(lang, "The other players were asked to press Join.")
 
             await self._act(interaction, None, lambda: self.service.rematch(
                 table_id, interaction.user.id, self._name(interaction.user),
@@ -493,7 +503,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         tid = self._table(interaction).table_id
         await self._act(interaction, tid,
                         lambda: self.service.kick(tid, interaction.user.id, member.id),
-                        done=f"{member.display_name} is out of the game.")
+                        done=t(own_lang(interaction), "{name} is out of the game.",
+                               name=member.display_name))
 
     # ---- information ---------------------------------------------------------------------
 
@@ -512,9 +523,10 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     @app_commands.choices(sort=SORT_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, sort: str = "rating") -> None:
         rows = await self.records.leaderboard(interaction.guild_id or 0, sort=sort, limit=10)
-        name = interaction.guild.name if interaction.guild else "this server"
+        lang = server_lang(interaction)
+        name = interaction.guild.name if interaction.guild else t(lang, "this server")
         await interaction.response.send_message(embed=render.leaderboard_embed(
-            rows, sort, name, server_lang(interaction)))
+            rows, sort, name, lang))
 
     @ohhell.command(name="stats", description="A player's record in this server")
     @app_commands.describe(member="Whose stats (default: yours)")
@@ -570,11 +582,11 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         if changed:
             gs = dataclasses.replace(gs, **changed)
             await self.records.save_settings(gs)
+        lang = own_lang(interaction)
         await interaction.response.send_message(
-            content="Saved. New tables start from these defaults." if changed else None,
+            content=t(lang, "Saved. New tables start from these defaults.") if changed else None,
             embed=render.settings_embed(
-                gs, bot_turn_timeout=self.service.config.default_turn_timeout,
-                lang=own_lang(interaction)),
+                gs, bot_turn_timeout=self.service.config.default_turn_timeout, lang=lang),
             ephemeral=True)
 
     @ohhell.command(name="notify", description="How you are told it is your turn")
@@ -597,20 +609,22 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                                                 ephemeral=True)
 
 
-def _left(view: TableView) -> str:
-    return ("You left the table." if view.state is None
-            else "You left the game; a computer plays your seat.")
+def _left(view: TableView, lang: Lang) -> str:
+    return (t(lang, "You left the table.") if view.state is None
+            else t(lang, "You left the game; a computer plays your seat."))
 
 
-def _played(move: Play, before: TableView, after: TableView) -> str:
+def _played(move: Play, before: TableView, after: TableView, lang: Lang) -> str:
     """Name the card only while its hand is in play: once the next hand is dealt, the same
     card may be in someone's new hand, and nothing shown may name such a card."""
     if after.hand_number != before.hand_number:
-        return f"You played the last card of hand {before.hand_number}."
+        return t(lang, "You played the last card of hand {number}.", number=before.hand_number)
+    card = card_label(move.card, lang)
     if move.declaration is not None:
         trump = before.state.trump_suit if before.state is not None else None
-        return f"You played {move.card} ({move.declaration.text(trump)})."
-    return f"You played {move.card}."
+        return t(lang, "You played {card} ({declared}).", card=card,
+                 declared=declaration_text(move.declaration, trump, lang))
+    return t(lang, "You played {card}.", card=card)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -20,9 +20,10 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
+from bot.card_words import card_label, card_name, declaration_text
 from bot.errors import TableError
 from bot.guard import GUARD_PATTERN, Guard
-from bot.i18n import DEFAULT_LANG, Lang, t, tc, tn
+from bot.i18n import DEFAULT_LANG, Lang, lang_for, t, tc, tn
 from bot.moves import sentence
 from cogs.history import ReplayTableButton
 from engine import (
@@ -79,7 +80,8 @@ async def _handle(item: discord.ui.Item[Any], interaction: discord.Interaction,
         cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
         if not isinstance(cog, ComponentHandler):  # being reloaded: never "interaction failed"
             await interaction.response.send_message(
-                "The card table is restarting; try again in a moment.", ephemeral=True)
+                t(lang_for(interaction.locale),
+                  "The card table is restarting; try again in a moment."), ephemeral=True)
             return
         await call(cog)
     finally:
@@ -93,10 +95,11 @@ def _cards(values: Sequence[str]) -> tuple[Card, ...]:
         raise TableError(sentence(str(err))) from None
 
 
-def _card_options(cards: Sequence[Card]) -> list[discord.SelectOption]:
-    """One option per card (value: its code, like 10H); a lone "-" when there is none, because
-    Discord refuses a select without options."""
-    return [discord.SelectOption(label=str(c), value=c.code, description=c.name)
+def _card_options(cards: Sequence[Card], lang: Lang) -> list[discord.SelectOption]:
+    """One option per card (value: its code, like 10H) named in the reader's words; a lone "-"
+    when there is none, because Discord refuses a select without options."""
+    return [discord.SelectOption(label=card_label(c, lang), value=c.code,
+                                 description=card_name(c, lang))
             for c in cards] or [discord.SelectOption(label="-", value="-")]
 
 
@@ -183,7 +186,7 @@ class CardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def __init__(self, table_id: int, guard: Guard, cards: Sequence[Card] = (),
                  lang: Lang = DEFAULT_LANG) -> None:
-        options = _card_options(cards)
+        options = _card_options(cards, lang)
         super().__init__(discord.ui.Select(custom_id=f"ohhell:card:{table_id}:{guard.code()}",
                                            placeholder=t(lang, "Play a card"),
                                            options=options[:25]))
@@ -212,9 +215,10 @@ class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     def __init__(self, table_id: int, guard: Guard,
                  plays: Sequence[tuple[Card, Declaration]] = (),
                  trump: Suit | None = None, lang: Lang = DEFAULT_LANG) -> None:
-        options = [discord.SelectOption(label=f"{card}: {declaration.text(trump)}"[:100],
-                                        value=Play(card, declaration).code())
-                   for card, declaration in plays] or [discord.SelectOption(label="-", value="-")]
+        options = [discord.SelectOption(
+            label=f"{card_label(card, lang)}: {declaration_text(declaration, trump, lang)}"[:100],
+            value=Play(card, declaration).code())
+            for card, declaration in plays] or [discord.SelectOption(label="-", value="-")]
         super().__init__(discord.ui.Select(custom_id=f"ohhell:declare:{table_id}:{guard.code()}",
                                            placeholder=t(lang, "Play a joker, saying what it is"),
                                            options=options[:25]))
@@ -247,7 +251,7 @@ class DiscardSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def __init__(self, table_id: int, guard: Guard, cards: Sequence[Card] = (),
                  count: int = 1, lang: Lang = DEFAULT_LANG) -> None:
-        options = _card_options(cards)
+        options = _card_options(cards, lang)
         count = max(1, min(count, len(options)))
         super().__init__(discord.ui.Select(
             custom_id=f"ohhell:discard:{table_id}:{guard.code()}", options=options[:25],

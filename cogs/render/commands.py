@@ -10,7 +10,7 @@ import discord
 from bot.i18n import DEFAULT_LANG, Lang, t, tc
 from bot.records import GuildSettings, PlayerStats
 from cogs.render.body import BLUE, GOLD
-from cogs.render.lines import preset_title
+from cogs.render.lines import preset_title, preset_words
 from engine import Rules
 
 
@@ -116,8 +116,8 @@ def settings_embed(guild_settings: GuildSettings, *, bot_turn_timeout: int,
     gs = guild_settings
     opts = dict(gs.options)
     bots_default = " " + t(lang, "(the bot's default)")
-    preset = (f"**{gs.default_preset}**" if gs.default_preset
-              else "**classic**" + bots_default)
+    preset = (f"**{preset_words(gs.default_preset, lang)}**" if gs.default_preset
+              else f"**{preset_words('classic', lang)}**" + bots_default)
     hook = opts.get("hook")
     decides = t(lang, "the preset decides")
     timeout = (f"**{seconds_text(gs.turn_timeout, lang)}**" if gs.turn_timeout is not None
@@ -125,7 +125,8 @@ def settings_embed(guild_settings: GuildSettings, *, bot_turn_timeout: int,
     hook_text = decides if hook is None else t(lang, "on") if hook else t(lang, "off")
     allowed = t(lang, "allowed") if gs.allow_computers else t(lang, "not allowed")
     lines = [t(lang, "Preset: {preset}", preset=preset),
-             t(lang, "Scoring: **{scoring}**", scoring=opts.get("scoring") or decides),
+             t(lang, "Scoring: **{scoring}**", scoring=preset_words(str(opts["scoring"]), lang)
+               if opts.get("scoring") else decides),
              t(lang, "Hook: **{hook}**", hook=hook_text),
              t(lang, "Turn timeout: {timeout}", timeout=timeout),
              t(lang, "Computer players: **{allowed}**", allowed=allowed),

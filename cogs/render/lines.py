@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from bot.card_words import declaration_text, suit_name
 from bot.i18n import DEFAULT_LANG, Lang, t, tc, tn
 from bot.models import SeatView, TableView
 from engine import (
@@ -43,15 +44,9 @@ def action_words(awaits: type[Move] | None, lang: Lang = DEFAULT_LANG) -> str:
     return t(lang, "to play")
 
 
-def suit_name(suit: Suit, lang: Lang = DEFAULT_LANG) -> str:
-    """The suit's plural name: kløver, ruter, hjerter, spar."""
-    if suit is Suit.CLUBS:
-        return tc(lang, "suit", "clubs")
-    if suit is Suit.DIAMONDS:
-        return tc(lang, "suit", "diamonds")
-    if suit is Suit.HEARTS:
-        return tc(lang, "suit", "hearts")
-    return tc(lang, "suit", "spades")
+def preset_words(name: str, lang: Lang = DEFAULT_LANG) -> str:
+    """A preset's short name ("ouch", "dealer picks") as the slash command's choice reads it."""
+    return tc(lang, "slash", name.replace("_", " "))
 
 
 def timestamp(when: datetime, style: str = "R") -> str:
@@ -146,22 +141,6 @@ def trump_now(phase: Phase, card: Card | None, suit: Suit | None, dealer_is_you:
     if phase is Phase.TRUMP_CHOICE:
         return t(lang, "you name it") if dealer_is_you else t(lang, "the dealer is choosing trump")
     return trump_text(card, suit, super_trump, later=later, lang=lang)
-
-
-def declaration_text(declaration: Declaration, trump: Suit | None,
-                     lang: Lang = DEFAULT_LANG) -> str:
-    """What a joker was declared: "high trump ♠", "low ♦", "high" (engine words in English)."""
-    if lang == DEFAULT_LANG:
-        return declaration.text(trump)
-    high = {True: t(lang, "high"), False: t(lang, "low"), None: ""}[declaration.high]
-    trump_word = t(lang, "trump")
-    if declaration.suit is None:
-        if trump is None:
-            return f"{high} {trump_word}".strip()
-        return high or t(lang, "as it is")
-    suit = (f"{trump_word} {declaration.suit.symbol}" if declaration.suit == trump
-            else declaration.suit.symbol)
-    return f"{high} {suit}".strip()
 
 
 def played_text(card: Card, declarations: Sequence[tuple[Card, Declaration]] = (),

@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine import STANDARD_DECK, Card, Game, IllegalAction, Play, Rules
+from bot.i18n import DEFAULT_LANG, Lang, t, tc
+from engine import STANDARD_DECK, Card, Game, IllegalAction, Play, Rules, Suit
 
 YOU, MIA, SAM = 0, 1, 2
-NAMES = ("You", "Mia", "Sam")
+OTHERS = ("Mia", "Sam")
 DEALER = SAM
 _DEALT = ("JS", "10H", "6S", "AH", "2D", "4D", "6D", "3C", "5C")
 """One card at a time from the dealer's left: you, Mia, Sam, you, Mia, Sam..."""
@@ -29,39 +30,52 @@ _SCRIPT: dict[int, list[str]] = {MIA: ["b1", "10H", "2D", "3C"], SAM: ["b1", "6S
 
 @dataclass(frozen=True)
 class Decision:
-    """What the lesson waits for: the answer it asks for, and why."""
+    """What the lesson waits for: the answer it asks for, and why (in a reader's language)."""
 
     kind: str  # "bid" or "card"
     expected: str
-    ask: str
-    why_not: str
+    ask: Callable[[Lang], str]
+    why_not: Callable[[Lang], str]
 
 
 _DECISIONS = (
     Decision(
         "bid", "2",
-        "Your bid: how many tricks will you take? You hold J♠ A♥ 6♦ and spades are trump. The "
-        "J♠ is a high trump and the A♥ the highest heart: count on those two. Bid 2.",
-        "In this lesson bid 2: the J♠ (a high trump) and the A♥ (the top heart) should each "
-        "take a trick, and the 6♦ probably not.",
+        lambda lang: t(lang, "Your bid: how many tricks will you take? You hold J♠ A♥ 6♦ and "
+                             "spades are trump. The J♠ is a high trump and the A♥ the highest "
+                             "heart: count on those two. Bid 2."),
+        lambda lang: t(lang, "In this lesson bid 2: the J♠ (a high trump) and the A♥ (the top "
+                             "heart) should each take a trick, and the 6♦ probably not."),
     ),
     Decision(
         "card", "AH",
-        "Bidding is over and you sit left of the dealer, so you lead the first trick. Lead the "
-        "A♥: nobody holds a higher heart, so only a trump can beat it.",
-        "In this lesson lead the A♥, to see what a trump does to it.",
+        lambda lang: t(lang, "Bidding is over and you sit left of the dealer, so you lead the "
+                             "first trick. Lead the A♥: nobody holds a higher heart, so only a "
+                             "trump can beat it."),
+        lambda lang: t(lang, "In this lesson lead the A♥, to see what a trump does to it."),
     ),
     Decision(
         "card", "6D",
-        "A diamond was led. Your turn: which card?",
-        "Play the 6♦: following suit comes first.",
+        lambda lang: t(lang, "A diamond was led. Your turn: which card?"),
+        lambda lang: t(lang, "Play the 6♦: following suit comes first."),
     ),
     Decision(
         "card", "JS",
-        "You lead the last trick with the J♠, your last card.",
-        "The J♠ is the only card you have left.",
+        lambda lang: t(lang, "You lead the last trick with the J♠, your last card."),
+        lambda lang: t(lang, "The J♠ is the only card you have left."),
     ),
 )
+
+
+def _suit_one(suit: Suit, lang: Lang) -> str:
+    """One card's suit in a sentence: "a diamond" reads "ruter"."""
+    if suit is Suit.CLUBS:
+        return tc(lang, "suit one", "club")
+    if suit is Suit.DIAMONDS:
+        return tc(lang, "suit one", "diamond")
+    if suit is Suit.HEARTS:
+        return tc(lang, "suit one", "heart")
+    return tc(lang, "suit one", "spade")
 
 
 def _deck() -> list[Card]:
@@ -86,9 +100,11 @@ class Step:
 
 
 class Lesson:
-    """One run of the guided hand. `start()` opens it; `answer(text)` takes a bid or a card."""
+    """One run of the guided hand. `start()` opens it; `answer(text)` takes a bid or a card;
+    every line is in `lang`."""
 
-    def __init__(self) -> None:
+    def __init__(self, lang: Lang = DEFAULT_LANG) -> None:
+        self.lang = lang
         self.game = Game.new(players=3, rules=lesson_rules(), seed=3, dealer=DEALER,
                              deck=_deck())
         self.answers: list[str] = []
@@ -96,9 +112,9 @@ class Lesson:
         self._decision = 0
 
     @classmethod
-    def replayed(cls, answers: Sequence[str]) -> Lesson:
+    def replayed(cls, answers: Sequence[str], lang: Lang = DEFAULT_LANG) -> Lesson:
         """The lesson after these accepted answers (as `answers` lists them)."""
-        lesson = cls()
+        lesson = cls(lang)
         lesson.start()
         for given in answers:
             if not lesson.answer(given).taken:
@@ -119,23 +135,25 @@ class Lesson:
 
     def start(self) -> Step:
         """The opening: the deal, what you hold, and the first question."""
+        lang = self.lang
         lines = [
-            "Oh Hell, a first hand. Three players: you, Mia and Sam. Sam deals 3 cards each and "
-            "turns the next card up: the 9♠. Spades are trump for this hand: any spade beats "
-            "every card of another suit.",
-            "You hold J♠ A♥ 6♦. Everyone bids how many tricks they will take; you score only "
-            "for taking exactly your bid (these are the Vanikar rules: 10 + your bid when you "
-            "make it, nothing when you miss).",
-            "The player left of the dealer bids first: that is you.",
-            _DECISIONS[0].ask,
+            t(lang, "Oh Hell, a first hand. Three players: you, Mia and Sam. Sam deals 3 cards "
+                    "each and turns the next card up: the 9♠. Spades are trump for this hand: "
+                    "any spade beats every card of another suit."),
+            t(lang, "You hold J♠ A♥ 6♦. Everyone bids how many tricks they will take; you score "
+                    "only for taking exactly your bid (these are the Vanikar rules: 10 + your bid "
+                    "when you make it, nothing when you miss)."),
+            t(lang, "The player left of the dealer bids first: that is you."),
+            _DECISIONS[0].ask(lang),
         ]
         return Step(lines, self.choices(), taken=True, done=False)
 
     def answer(self, text: str) -> Step:
         """Take your answer: explained and asked again when it is not the lesson's, else
         played, followed by the computers' moves up to your next decision."""
+        lang = self.lang
         if self.done:
-            return Step(["The lesson is over."], [], taken=False, done=True)
+            return Step([t(lang, "The lesson is over.")], [], taken=False, done=True)
         decision = _DECISIONS[self._decision]
         given = text.strip()
         lines: list[str] = []
@@ -143,40 +161,54 @@ class Lesson:
             if given != decision.expected:
                 legal = [str(n) for n in self.game.legal_bids(YOU)]
                 if given not in legal:
-                    lines.append(f"{given!r} is not a bid here: bid 0 to {self.game.hand_size}.")
-                return self._again([*lines, decision.why_not])
+                    lines.append(t(lang, "{given} is not a bid here: bid 0 to {most}.",
+                                   given=repr(given), most=self.game.hand_size))
+                return self._again([*lines, decision.why_not(lang)])
             self.game.bid(YOU, int(given))
-            lines.append("You bid 2.")
+            lines.append(t(lang, "You bid {bid}.", bid=given))
         else:
             try:
                 card = Card.parse(given)
             except ValueError as err:
-                return self._again([str(err), decision.why_not])
+                return self._again([str(err), decision.why_not(lang)])
             if card.code != decision.expected:
                 try:
                     probe = self.game.copy()
                     probe.play(YOU, card)
                 except IllegalAction as err:
                     return self._again([
-                        f"The {card} is refused. {err}",
-                        "When you hold a card of the suit led you must play one (follow suit); "
-                        "only when you have none may you play anything, a trump included. "
-                        + decision.why_not,
+                        t(lang, "The {card} is refused. {reason}", card=card, reason=err),
+                        t(lang, "When you hold a card of the suit led you must play one (follow "
+                                "suit); only when you have none may you play anything, a trump "
+                                "included.") + " " + decision.why_not(lang),
                     ])
-                return self._again([decision.why_not])
+                return self._again([decision.why_not(lang)])
             outcome = self.game.apply(YOU, Play(card))
-            lines.append(f"You play the {card}.")
+            lines.append(t(lang, "You play the {card}.", card=card))
             if outcome.trick is not None:
-                lines.append(_trick_told(outcome.trick.winner, outcome.game_over))
+                lines.append(self._trick_told(outcome.trick.winner, outcome.game_over))
         self.answers.append(decision.expected)
         self._decision += 1
         lines += self._computers()
         if not self.done:
-            lines.append(_DECISIONS[self._decision].ask)
+            lines.append(_DECISIONS[self._decision].ask(lang))
         return Step(lines, self.choices(), taken=True, done=self.done)
 
     def _again(self, lines: list[str]) -> Step:
-        return Step([*lines, "Try again."], self.choices(), taken=False, done=False)
+        return Step([*lines, t(self.lang, "Try again.")], self.choices(), taken=False,
+                    done=False)
+
+    def _name(self, seat: int) -> str:
+        return tc(self.lang, "lesson", "You") if seat == YOU else OTHERS[seat - 1]
+
+    def _trick_told(self, winner: int, last: bool) -> str:
+        lang = self.lang
+        if winner == YOU:
+            return (t(lang, "You win the last trick.") if last
+                    else t(lang, "You win the trick and lead the next one."))
+        name = self._name(winner)
+        return (t(lang, "{name} wins the last trick.", name=name) if last
+                else t(lang, "{name} wins the trick and leads the next one.", name=name))
 
     def _computers(self) -> list[str]:
         """The scripted players' moves until it is your turn or the hand is over, each said
@@ -195,62 +227,60 @@ class Lesson:
         return told
 
     def _bid(self, seat: int, bid: int) -> list[str]:
-        game = self.game
+        game, lang = self.game, self.lang
         told = []
         if seat == DEALER:
             forbidden = [n for n in range(game.hand_size + 1) if n not in game.legal_bids(seat)]
             so_far = sum(b for b in game.bids if b is not None)
-            told.append(
-                f"Sam is the dealer and bids last. The bids so far add up to {so_far}, and the "
-                f"hand has {game.hand_size} tricks. The dealer may not bid the number that makes "
-                f"the bids add up to the tricks (the hook), so that somebody must miss: Sam may "
-                f"not bid {', '.join(map(str, forbidden))}."
-            )
+            told.append(t(
+                lang, "Sam is the dealer and bids last. The bids so far add up to {so_far}, and "
+                "the hand has {tricks} tricks. The dealer may not bid the number that makes the "
+                "bids add up to the tricks (the hook), so that somebody must miss: Sam may not "
+                "bid {forbidden}.", so_far=so_far, tricks=game.hand_size,
+                forbidden=", ".join(map(str, forbidden))))
         game.bid(seat, bid)
-        told.append(f"{NAMES[seat]} bids {bid}.")
+        told.append(t(lang, "{name} bids {bid}.", name=self._name(seat), bid=bid))
         if seat == DEALER:
             total = sum(b for b in game.bids if b is not None)
-            told.append(f"The bids add up to {total}, more than the {game.hand_size} tricks: "
-                        "somebody will take fewer than they bid.")
+            told.append(t(lang, "The bids add up to {total}, more than the {tricks} tricks: "
+                                "somebody will take fewer than they bid.",
+                          total=total, tricks=game.hand_size))
         return told
 
     def _play(self, seat: int, card: Card) -> list[str]:
-        game = self.game
+        game, lang = self.game, self.lang
         led = game.current_trick[0][1] if game.current_trick else None
         outcome = game.apply(seat, Play(card))
-        told = [f"{NAMES[seat]} plays the {card}."]
+        told = [t(lang, "{name} plays the {card}.", name=self._name(seat), card=card)]
         if led is not None and led.suit is not None and card.suit != led.suit \
                 and card.suit == game.trump_suit:
-            told.append(f"{NAMES[seat]} has no {led.suit.label.rstrip('s')}, so may play any "
-                        "card, and plays a trump. A trump beats every card of the other suits, "
-                        f"whatever was led: the {card} beats the {led}.")
+            told.append(t(lang, "{name} has no {suit}, so may play any card, and plays a trump. "
+                                "A trump beats every card of the other suits, whatever was led: "
+                                "the {card} beats the {led}.", name=self._name(seat),
+                          suit=_suit_one(led.suit, lang), card=card, led=led))
         if outcome.trick is not None:
-            told.append(_trick_told(outcome.trick.winner, outcome.game_over))
+            told.append(self._trick_told(outcome.trick.winner, outcome.game_over))
         return told
 
     def _scores(self) -> list[str]:
-        record = self.game.scoresheet[-1]
-        lines = ["The hand is over. Scoring (Vanikar: an exact bid scores 10 + the bid, a missed "
-                 "one nothing):"]
+        record, lang = self.game.scoresheet[-1], self.lang
+        lines = [t(lang, "The hand is over. Scoring (Vanikar: an exact bid scores 10 + the bid, "
+                         "a missed one nothing):")]
         for seat in range(3):
             bid, took, points = record.bids[seat], record.tricks[seat], record.points[seat]
-            how = (f"exactly the bid: 10 + {bid} = {points}" if bid == took
-                   else f"missed: {points}")
-            lines.append(f"  {NAMES[seat]} bid {bid}, took {took}: {how}.")
+            how = (t(lang, "exactly the bid: 10 + {bid} = {points}", bid=bid, points=points)
+                   if bid == took else t(lang, "missed: {points}", points=points))
+            lines.append("  " + t(lang, "{name} bid {bid}, took {took}: {how}.",
+                                  name=self._name(seat), bid=bid, took=took, how=how))
         lines += [
-            "You took exactly 2 tricks, so you score 12. That is the whole game: every hand is "
-            "dealt, bid and played like this one, with the hand size changing from hand to hand.",
-            "Start a real table: in Discord, /ohhell start in a channel (friends press Join, or "
-            "Add bot for computer players, then Deal); in a terminal, python -m bot play.",
+            t(lang, "You took exactly 2 tricks, so you score 12. That is the whole game: every "
+                    "hand is dealt, bid and played like this one, with the hand size changing "
+                    "from hand to hand."),
+            t(lang, "Start a real table: in Discord, /ohhell start in a channel (friends press "
+                    "Join, or Add bot for computer players, then Deal); in a terminal, python -m "
+                    "bot play."),
         ]
         return lines
-
-
-def _trick_told(winner: int, last: bool) -> str:
-    who = "You win" if winner == YOU else f"{NAMES[winner]} wins"
-    if last:
-        return f"{who} the last trick."
-    return f"{who} the trick and lead{'s' if winner != YOU else ''} the next one."
 
 
 def learn_in_terminal(

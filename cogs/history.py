@@ -282,7 +282,8 @@ class LessonButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def _answer(self, interaction: discord.Interaction) -> None:
         try:
-            lesson = Lesson.replayed([a for a in self.given.split(".") if a])
+            lesson = Lesson.replayed([a for a in self.given.split(".") if a],
+                                     _lang(interaction))
         except ValueError:
             raise TableError("That lesson is out of date: start it again with "
                              "/ohhell learn.") from None
@@ -412,7 +413,7 @@ async def export(interaction: discord.Interaction, game: int | None = None) -> N
 
 @app_commands.command(name="learn", description="Learn the game by playing one guided hand")
 async def learn(interaction: discord.Interaction) -> None:
-    lesson = Lesson()
+    lesson = Lesson(_lang(interaction))
     step = lesson.start()
     await interaction.response.send_message(
         **lesson_body(lesson, step.lines, _lang(interaction)), ephemeral=True)

@@ -1,7 +1,7 @@
 """Every answer the cogs give, in Norwegian through Discord's real pipeline (issue 27): the
 lobby and play commands, the rematch and an out-of-date control, the card select and the card
 autocomplete, settings, leaderboard and stats, and looking back (history, replay, export,
-learn, forgetting).
+the lesson, forgetting).
 
 Who reads what (docs/discord.md): an ephemeral answer is in the asker's locale, what the channel
 reads (leaderboard, stats) in the server's. Each answer is checked with the English-word
@@ -16,7 +16,7 @@ from typing import Any
 from bot import archive
 from bot.card_words import card_name
 from bot.replay_text import hand_starts, steps
-from engine import Card, Phase
+from engine import Card, Phase, sort_hand
 from engine.cards import ALL_CARDS
 from tests.discord.driver import Driver
 from tests.discord.harness import Call, Harness, Member, drain
@@ -149,8 +149,14 @@ async def test_history_replay_export_learn_and_forgetting_answer_in_norwegian(
     export = await said.slash("ohhell export", bob, game=game_id)
     assert export.startswith(f"Spill #{game_id}: hele spillet som JSON")
     assert "én rad per spiller" in await said.slash("ohhell export", alice)
-    lesson = (await d.slash("ohhell learn", bob))[0]
-    assert lesson.body["embeds"][0]["title"] == "Oh Hell: din første runde"
+    lesson = await d.slash("ohhell learn", bob)
+    told = [said.check(lesson)]
+    for label in ("1", "2", "A♥", "6♦", "J♠"):  # 1: off the lesson, explained and asked again
+        told.append(await said.answer(h.click(lesson[0].message_id or 0, label, bob)))
+    assert told[0].startswith("Oh Hell: din første runde\nOh Hell, en første runde.")
+    assert "I denne leksjonen melder du 2" in told[1] and "Prøv igjen." in told[1]
+    assert "Sam kan ikke melde 0" in told[2]
+    assert "Du vinner det siste stikket." in told[-1] and "10 + 2 = 12" in told[-1]
 
     asked = (await d.slash("ohhell forget-me", bob))
     assert "Dette kan ikke angres." in said.check(asked)
@@ -177,7 +183,7 @@ async def test_an_english_client_reads_the_card_select_as_before(h: Harness) -> 
     pv = d.svc.seat_view(d.view().table_id, seat)
     options = _options(h, hand.message_id or 0)
     assert [(o["label"], o["description"]) for o in options] == [
-        (str(c), c.name) for c in sorted(pv.legal_cards)]
+        (str(c), c.name) for c in sort_hand(list(pv.legal_cards))]
 
 
 def test_cards_read_as_norwegian_players_say_them() -> None:

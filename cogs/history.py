@@ -143,9 +143,10 @@ async def _guarded(interaction: discord.Interaction,
 
 def replay_body(told: archive.ToldGame, step: int, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
     """One step of a replay and the buttons to move hand by hand and trick by trick."""
-    told_steps = steps(archive.export_game(told), lang)
+    exported = archive.export_game(told)
+    told_steps = steps(exported, lang)
     step = max(0, min(step, len(told_steps) - 1))
-    starts = hand_starts(archive.export_game(told))
+    starts = hand_starts(exported)
     embed = discord.Embed(title=t(lang, "Replay of game #{game} ({preset})",
                                   game=told.summary.game_id,
                                   preset=preset_words(told.summary.preset, lang)),

@@ -28,9 +28,8 @@ import logging
 import secrets
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
 
 from bot import computer
 from bot import options as options_
@@ -593,12 +592,11 @@ class TableService:
             await self._runner.hand_over(self.directory.get(table_id))
 
     async def _rebuild(self, record: TableRecord) -> LiveTable:
-        """A LiveTable from its row: options and DM failures come from the row's meta."""
-        if "options" in record.meta:
-            options = TableOptions.model_validate(record.meta["options"])
-        else:
-            record = await self._meta_from_log(record)
-            options = TableOptions.model_validate(record.meta["options"])
+        """A LiveTable from its row: options and DM failures come from the row's meta (every
+        open table has them: migration 0013 read them from the log of those stored before)."""
+        if "options" not in record.meta:
+            raise ValueError("the row's meta holds no options")
+        options = TableOptions.model_validate(record.meta["options"])
         t = LiveTable.from_record(record, options, self._timeout_of(options))
         if t.status is TableStatus.PLAYING and t.game is None:
             raise ValueError("a game in play has no snapshot")
@@ -622,31 +620,6 @@ class TableService:
             # The warning moment may have passed while the bot was down: warn no more.
             t.warned = self.clock.now() >= t.deadline - timedelta(seconds=t.turn_timeout / 2)
         return t
-
-    async def _meta_from_log(self, record: TableRecord) -> TableRecord:
-        """FALLBACK for tables stored before migration 0003 (their meta is {}): read options,
-        DM failures and the people computers replaced mid-game back from the action log. The
-        table's next save writes them into meta, so this runs at most once per such table that
-        acts. Remove once no database from before 0003 is in use."""
-        options: dict[str, Any] = {}
-        failed: set[int] = set()
-        replaced: dict[str, int] = {}
-        dealt = False
-        for entry in await self.store.actions(record.id):
-            if entry.action == "open":
-                options = dict(entry.payload.get("options", {}))
-            elif entry.action == "dm_failed":
-                failed.add(int(entry.payload["user_id"]))
-            elif entry.action == "deal":
-                dealt = True
-            elif dealt and entry.seat is not None and entry.action in ("leave", "kick"):
-                who = entry.payload.get("target") if entry.action == "kick" else entry.user_id
-                if who is not None:
-                    replaced[str(entry.seat)] = int(who)
-        seats = [i for i, s in enumerate(record.seats) if s.user_id in failed]
-        meta = {**record.meta, "options": options, "dm_failed_seats": seats,
-                "replaced_user_ids": replaced}
-        return replace(record, meta=meta)
 
     async def wait_idle(self) -> None:
         """Wait until no change, computer move or bookkeeping save is pending (tests, the

@@ -13,7 +13,8 @@ the `medium` computer moves for them; after two timeouts in a row it keeps playi
 
 Where things live (each a class with its collaborators passed in, built here in order):
 bot/directory.py the tables, their reads and the presenter's bookkeeping (TableDirectory);
-bot/ledger.py the one commit operation (Ledger.apply); bot/timers.py the turn timers
+bot/ledger.py the one commit operation (Ledger.apply); bot/checks.py the refusals every command
+checks first; bot/timers.py the turn timers
 (TurnTimers); bot/computer_runs.py the computer players' runs (ComputerRuns); bot/runner.py
 the owner of every change (TableRunner: inbox, commit, whose turn, publish); bot/inbox.py a
 table's serial inbox; bot/moves.py a move on the engine and in the log; bot/table.py a
@@ -31,7 +32,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from bot import computer
+from bot import checks, computer
 from bot import options as options_
 from bot.clock import Clock, SystemClock
 from bot.computer_runs import ComputerRuns
@@ -46,7 +47,7 @@ from bot.events import (
     TableCancelled,
     TableOpened,
 )
-from bot.guard import Guard, step_letter
+from bot.guard import Guard
 from bot.hints import HintDesk
 from bot.ledger import Change, Ledger
 from bot.models import TableOptions, TableStatus, TableView
@@ -285,7 +286,7 @@ class TableService:
         """Take a seat in the lobby. TableError: already seated, table full, game started."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            self._need_lobby(t)
+            checks.need_lobby(t)
             if t.seat_of(user_id) is not None:
                 raise TableError("You are already at this table.")
             limit = Rules.preset(t.options.preset).max_players
@@ -303,7 +304,7 @@ class TableService:
         with no person left the table is cancelled); mid-game a computer takes the seat."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            seat = self._need_seat(t, user_id)
+            seat = checks.need_seat(t, user_id)
             self._vacate(t, seat, events, "leave")
             return Action("leave", seat=seat, user_id=user_id)
 
@@ -316,8 +317,8 @@ class TableService:
         default the table's bot level)."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            self._need_lobby(t)
-            self._need_host(t, user_id, "add computer players")
+            checks.need_lobby(t)
+            checks.need_host(t, user_id, "add computer players")
             chosen = level or t.options.computer_level
             options_.check_level(chosen)
             limit = Rules.preset(t.options.preset).max_players
@@ -335,8 +336,8 @@ class TableService:
         preset), dealing the first hand."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            self._need_lobby(t)
-            self._need_host(t, user_id, "deal")
+            checks.need_lobby(t)
+            checks.need_host(t, user_id, "deal")
             players = len(t.seats)
             rules = options_.rules_for(t.options)
             if players < max(3, rules.min_players):
@@ -388,11 +389,11 @@ class TableService:
         use of a control, not your turn, not this step, or the engine's reason."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            game = self._need_game(t)
-            seat = self._need_seat(t, user_id)
+            game = checks.need_game(t)
+            seat = checks.need_seat(t, user_id)
             if guard is not None:
-                self._need_fresh(t, game, seat, guard)
-            self._need_turn(t, game, seat, move)
+                checks.need_fresh(t, game, seat, guard)
+            checks.need_turn(t, game, seat, move)
             s = t.seats[seat]
             if s.autopilot:
                 s.autopilot = False
@@ -439,7 +440,7 @@ class TableService:
         """Host only: in the lobby the target's seat goes; mid-game a computer takes it."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            self._need_host(t, user_id, "remove players")
+            checks.need_host(t, user_id, "remove players")
             if target_id == user_id:
                 raise TableError("You cannot remove yourself: use leave, or end the game.")
             seat = t.seat_of(target_id)
@@ -709,95 +710,11 @@ class TableService:
             assert new_host is not None  # humans() lists seats a person sits in
             t.host_id = new_host
 
-    # ---- checks (raise TableError, change nothing) ---------------------------------------------
-
-    def _need_lobby(self, t: LiveTable) -> None:
-        if t.status is not TableStatus.LOBBY:
-            raise TableError("The game has already started.")
-
-    def _need_host(self, t: LiveTable, user_id: int, what: str) -> None:
-        if user_id != t.host_id:
-            raise TableError(f"Only the host can {what}.")
-
-    def _need_seat(self, t: LiveTable, user_id: int) -> int:
-        seat = t.seat_of(user_id)
-        if seat is None:
-            raise TableError("You are not in this game.")
-        return seat
-
-    def _need_game(self, t: LiveTable) -> Game:
-        game = t.game
-        if t.status is TableStatus.LOBBY or game is None:
-            raise TableError("The game has not started yet.")
-        if game.phase is Phase.GAME_OVER:
-            raise TableError("This game is over.")
-        return game
-
-    def _need_fresh(self, t: LiveTable, game: Game, seat: int, guard: Guard) -> None:
-        """Refuse a control whose decision is taken (a stale menu, a second pick)."""
-        if guard.hand_number != game.hand_number:
-            raise TableError(
-                f"That was for hand {guard.hand_number}; hand {game.hand_number} is in play now."
-            )
-        if guard.step is None:
-            return
-        done = _done_at(game, seat, guard)
-        if done is not None:
-            if t.seats[seat].computer_guard == guard:
-                raise TableError(f"That menu is out of date: a computer {done} for you.")
-            raise TableError(f"That menu is out of date: you already {done}.")
-        if not guard.covers(Guard.of(game.public_state())):
-            raise TableError("That menu is out of date: the game has moved on.")
-
-    def _need_turn(self, t: LiveTable, game: Game, seat: int, move: Move) -> None:
-        expected = game.phase.awaits
-        if expected is None or not isinstance(move, expected):
-            raise TableError(_NOT_NOW.get(expected, "That is not possible now."))
-        actors = game.actor_seats()
-        if seat not in actors:
-            if game.phase.simultaneous:
-                raise TableError(
-                    "You have already bid this hand."
-                    if isinstance(move, Bid)
-                    else "You have already discarded this hand."
-                )
-            names = ", ".join(t.seats[a].name for a in actors)
-            raise TableError(f"It is not your turn: waiting for {names}.")
 
 # ---- helpers ------------------------------------------------------------------------------------
 
-_NOT_NOW: dict[type[Move] | None, str] = {
-    Bid: "It is time to bid, not to do that.",
-    Play: "It is time to play a card, not to do that.",
-    NameTrump: "The dealer is choosing trump now.",
-    Discard: "It is time to discard.",
-}
-
-
 def _hand_guard(hand_number: int | None) -> Guard | None:
     return None if hand_number is None else Guard(hand_number)
-
-
-def _done_at(game: Game, seat: int, guard: Guard) -> str | None:
-    """What `seat` did at the decision `guard` names in the hand in play ("played K♣"), or
-    None when it has not taken that decision. Names only cards already on the table."""
-    if guard.step == step_letter(Play):
-        tricks = game.tricks_played
-        trick = (tricks[guard.trick_number - 1] if 0 < guard.trick_number <= len(tricks)
-                 else game.current_trick if guard.trick_number == game.trick_number else [])
-        card = next((c for s, c in trick if s == seat), None)
-        return None if card is None else f"played {card}"
-    if guard.step == step_letter(Bid):
-        bid = game.bids[seat]
-        return None if bid is None else f"bid {bid}"
-    if guard.step == step_letter(NameTrump):
-        suit = game.trump_suit
-        if seat != game.dealer or game.phase is Phase.TRUMP_CHOICE or suit is None:
-            return None
-        return f"named {suit.label} trump"
-    if guard.step == step_letter(Discard):
-        return "discarded" if game.discarded[seat] else None
-    return None
 
 
 def _computer_seat(seats: Sequence[LiveSeat], level: str) -> LiveSeat:

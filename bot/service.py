@@ -164,22 +164,9 @@ class TableService:
         return self.directory.find_table(channel_id)
 
     async def last_game(self, channel_id: int) -> TableView | None:
-        """The last game of this channel once it closed, with its final sheet, or None: one
-        closed since the bot started (finished or ended) is remembered; otherwise the latest
-        game finished there is read back from the store, so a restart forgets nothing."""
-        remembered = self.directory.last_game(channel_id)
-        if remembered is not None:
-            return remembered
-        table_id = await self.store.last_finished_table(channel_id)
-        record = None if table_id is None else await self.store.get_table(table_id)
-        if record is None or record.snapshot_json is None:
-            return None
-        try:
-            options = TableOptions.model_validate(record.meta.get("options", {}))
-            return LiveTable.from_record(record, options, self._timeout_of(options)).view()
-        except ValueError:
-            log.warning("the finished table %s could not be read back", table_id, exc_info=True)
-            return None
+        """The last game of this channel once it closed, with its final sheet, or None (see
+        TableDirectory.last_game)."""
+        return await self.directory.last_game(channel_id)
 
     def tables(self) -> list[TableView]:
         """Every active table (lobby or playing)."""
@@ -245,7 +232,7 @@ class TableService:
             host_id=host_id,
             options=options,
             seats=seats,
-            turn_timeout=self._timeout_of(options),
+            turn_timeout=self.config.turn_timeout_of(options),
         )
         self.directory.add(t)
         await self._runner.tell(t, [TableOpened(table_id=t.id, host_id=host_id,
@@ -598,7 +585,7 @@ class TableService:
         if "options" not in record.meta:
             raise ValueError("the row's meta holds no options")
         options = TableOptions.model_validate(record.meta["options"])
-        t = LiveTable.from_record(record, options, self._timeout_of(options))
+        t = LiveTable.from_record(record, options, self.config.turn_timeout_of(options))
         if t.status is TableStatus.PLAYING and t.game is None:
             raise ValueError("a game in play has no snapshot")
         if t.game is not None and t.game.players != len(t.seats):
@@ -671,11 +658,6 @@ class TableService:
 
     def _get(self, table_id: int) -> LiveTable:
         return self.directory.get(table_id)
-
-    def _timeout_of(self, options: TableOptions) -> int:
-        if options.turn_timeout is not None:
-            return options.turn_timeout
-        return self.config.default_turn_timeout
 
     async def _act(self, table_id: int, change: Change) -> TableView:
         """Run `change` through the table's runner: in its inbox, committed, then published;

@@ -13,12 +13,13 @@ the `medium` computer moves for them; after two timeouts in a row it keeps playi
 
 Where things live (each a class with its collaborators passed in, built here in order):
 bot/directory.py the tables, their reads and the presenter's bookkeeping (TableDirectory);
-bot/ledger.py the one commit operation (Ledger.apply); bot/checks.py the refusals every command
-checks first; bot/timers.py the turn timers
-(TurnTimers); bot/computer_runs.py the computer players' runs (ComputerRuns); bot/runner.py
-the owner of every change (TableRunner: inbox, commit, whose turn, publish); bot/inbox.py a
-table's serial inbox; bot/moves.py a move on the engine and in the log; bot/table.py a
-table's live state and its store row. This module has the public API.
+bot/ledger.py the one commit operation (Ledger.apply); bot/checks.py the refusals every
+command checks first; bot/resume.py rebuilding a table from its row; bot/timers.py the turn
+timers (TurnTimers); bot/computer_runs.py the computer players' runs (ComputerRuns);
+bot/runner.py the owner of every change (TableRunner: inbox, commit, whose turn, publish);
+bot/outages.py the gateway-outage accounting; bot/inbox.py a table's serial inbox;
+bot/moves.py a move on the engine and in the log; bot/table.py a table's live state and its
+store row. This module routes the commands (the public API); its reads are the directory's.
 """
 
 from __future__ import annotations
@@ -29,8 +30,6 @@ import logging
 import secrets
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field
-from datetime import timedelta
 
 from bot import checks, computer
 from bot import options as options_
@@ -51,10 +50,11 @@ from bot.guard import Guard
 from bot.hints import HintDesk
 from bot.ledger import Change, Ledger
 from bot.models import TableOptions, TableStatus, TableView
-from bot.moves import perform, replay
+from bot.moves import perform
 from bot.narrate import hand_dealt
 from bot.outages import Outages
 from bot.presenter import Presenter
+from bot.resume import ResumeReport, rebuild
 from bot.runner import TableRunner
 from bot.scheduler import Scheduler
 from bot.table import LiveSeat, LiveTable
@@ -66,7 +66,6 @@ from data import (
     StaleTable,
     Store,
     StoreError,
-    TableRecord,
 )
 from data import Seat as StoredSeat
 from data import TableStatus as StoredStatus
@@ -83,23 +82,12 @@ from engine import (
     Rules,
     Suit,
 )
-from engine.snapshot import snapshots_match
 
 log = logging.getLogger(__name__)
 
 GONE_CHANNEL = ("This game ended because its channel was deleted; no result was recorded. "
                 "Start a new game with /ohhell start in another channel.")
 GONE_GUILD = "This game ended because the bot was removed from the server; no result was recorded."
-
-
-@dataclass(slots=True)
-class ResumeReport:
-    """What resume_all did: the tables brought back and the broken ones skipped (with why)."""
-
-    resumed: list[int] = field(default_factory=list)
-    broken: list[tuple[int, str]] = field(default_factory=list)
-    channels: dict[int, int] = field(default_factory=dict)
-    """The channel of each broken table (to say there that it was set aside)."""
 
 
 class TableService:
@@ -176,10 +164,6 @@ class TableService:
         """What this person may see of the game: their own hand, legal bids and cards.
         TableError if they are not seated or the game has not been dealt."""
         return self.directory.hand_view(table_id, user_id)
-
-    def seat_view(self, table_id: int, seat: int) -> PlayerView:
-        """The same by seat number (for the presenter that DMs each seat)."""
-        return self.directory.seat_view(table_id, seat)
 
     # ---- lobby ---------------------------------------------------------------------------------
 
@@ -503,28 +487,6 @@ class TableService:
         """The server is back: its awaited turns get the time they had left."""
         await self._outages.server_back(guild_id)
 
-    # ---- presenter bookkeeping (synchronous; persisted soon after, safe inside publish) ---------
-
-    def set_table_message(self, table_id: int, message_id: int | None) -> None:
-        """Remember the channel message that shows this table (edited in place)."""
-        self.directory.set_table_message(table_id, message_id)
-
-    def set_dm_message(
-        self,
-        table_id: int,
-        user_id: int,
-        hand_number: int,
-        message_id: int | None,
-        channel_id: int | None = None,
-    ) -> None:
-        """Remember this person's DM hand message for `hand_number` (ignored when that hand is
-        no longer the one in play)."""
-        self.directory.set_dm_message(table_id, user_id, hand_number, message_id, channel_id)
-
-    def set_dm_failed(self, table_id: int, user_id: int) -> None:
-        """This person's DMs are closed: presenters stop trying for this game."""
-        self.directory.set_dm_failed(table_id, user_id)
-
     # ---- life cycle ----------------------------------------------------------------------------
 
     async def resume_all(self, loaded: LoadedTables | None = None) -> ResumeReport:
@@ -550,7 +512,7 @@ class TableService:
                 continue
             record = current
             try:
-                t = await self._rebuild(record)
+                t = await rebuild(record, self.store, self.config, self.clock.now())
             except StaleTable:
                 continue  # saved meanwhile (a copy dropped here): the next claim reads it again
             except Exception as err:
@@ -578,36 +540,6 @@ class TableService:
             if not self.directory.holds(table_id):
                 continue
             await self._runner.hand_over(self.directory.get(table_id))
-
-    async def _rebuild(self, record: TableRecord) -> LiveTable:
-        """A LiveTable from its row: options and DM failures come from the row's meta (every
-        open table has them: migration 0013 read them from the log of those stored before)."""
-        if "options" not in record.meta:
-            raise ValueError("the row's meta holds no options")
-        options = TableOptions.model_validate(record.meta["options"])
-        t = LiveTable.from_record(record, options, self.config.turn_timeout_of(options))
-        if t.status is TableStatus.PLAYING and t.game is None:
-            raise ValueError("a game in play has no snapshot")
-        if t.game is not None and t.game.players != len(t.seats):
-            raise ValueError(f"the snapshot has {t.game.players} seats, the table {len(t.seats)}")
-        if t.game is not None and record.snapshot_json is not None:
-            # The action log must tell the very game the snapshot holds (docs/architecture.md
-            # section 4): one that does not was damaged, and is set aside, not resumed.
-            rules = Rules.model_validate_json(record.rules_json)
-            try:
-                told = replay(rules, await self.store.actions_of(record))
-            except ValueError as err:
-                raise ValueError(f"the action log does not replay to the saved game: {err}") \
-                    from None
-            replayed = None if told is None else told.to_json()
-            if replayed is None or not snapshots_match(replayed, record.snapshot_json):
-                raise ValueError("the action log does not replay to the saved game")
-            if replayed != record.snapshot_json:
-                t.game = told  # a snapshot from before hands kept their play: the log has it
-        if t.deadline is not None and t.game is not None:
-            # The warning moment may have passed while the bot was down: warn no more.
-            t.warned = self.clock.now() >= t.deadline - timedelta(seconds=t.turn_timeout / 2)
-        return t
 
     async def wait_idle(self) -> None:
         """Wait until no change, computer move or bookkeeping save is pending (tests, the

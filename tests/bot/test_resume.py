@@ -127,7 +127,7 @@ async def test_lobby_resumes_with_its_options(db_path: Path, clock: ManualClock)
     options = TableOptions(preset="oh_pshaw", computers=1, computer_level="easy", turn_timeout=30)
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.join(tid, ALICE, "Alice")
-    service.set_dm_failed(tid, ALICE)
+    service.directory.set_dm_failed(tid, ALICE)
     await service.wait_idle()
 
     service, store, _presenter = await _restart(service, store, db_path, clock)
@@ -174,7 +174,7 @@ async def test_restart_reads_options_and_dm_failures_from_meta(
                            turn_timeout=30, seed=3)
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.join(tid, ALICE, "Alice")
-    service.set_dm_failed(tid, ALICE)
+    service.directory.set_dm_failed(tid, ALICE)
     await service.wait_idle()
     record = await store.get_table(tid)
     assert record is not None
@@ -213,7 +213,7 @@ async def test_a_game_stored_before_meta_resumes_whole_after_migrating(
     await service.leave(tid, BOB)  # in the lobby: the seat goes, nobody is replaced
     await service.join(tid, ALICE, "Alice")
     await service.join(tid, BOB, "Bob")
-    service.set_dm_failed(tid, BOB)
+    service.directory.set_dm_failed(tid, BOB)
     await service.deal(tid, HOST)
     await service.leave(tid, ALICE)
     await service.wait_idle()

@@ -81,11 +81,11 @@ MAX_TRIES_FINAL = 20
 NO_ACCESS = {50001, 50013}
 MISSING_ACCESS = 50001
 GONE = {10003, 10004}
+"""Unknown Channel, Unknown Guild: the table's channel (or its server) no longer exists."""
+"""Missing Access, Missing Permissions: the bot cannot see or post in the channel."""
 CHANNEL_GONE = "table_channel_gone"
 """The bot event (listened to as `on_table_channel_gone(channel_id)`) for a table's channel that
 Discord says no longer exists."""
-"""Unknown Channel, Unknown Guild: the table's channel (or its server) no longer exists."""
-"""Missing Access, Missing Permissions: the bot cannot see or post in the channel."""
 THREAD_ARCHIVED = 50083
 """Posting in an archived thread fails until it is unarchived: told like NO_ACCESS."""
 

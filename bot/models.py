@@ -2,7 +2,7 @@
 
 A TableView is a snapshot, so a presenter can keep it or render it later without seeing a
 later action half-applied. It carries only public information: private hands are fetched per
-person with `TableService.hand_view` (or `TableDirectory.seat_view` for a seat the bot DMs).
+person with `TableService.hand_view` (or `seat_view` for a seat the bot itself DMs).
 """
 
 from __future__ import annotations

@@ -165,6 +165,10 @@ class TableService:
         TableError if they are not seated or the game has not been dealt."""
         return self.directory.hand_view(table_id, user_id)
 
+    def seat_view(self, table_id: int, seat: int) -> PlayerView:
+        """The same by seat number (for the presenter that DMs each seat)."""
+        return self.directory.seat_view(table_id, seat)
+
     # ---- lobby ---------------------------------------------------------------------------------
 
     async def open_table(

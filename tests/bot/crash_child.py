@@ -45,7 +45,7 @@ def say(kind: str, value: object) -> None:
 
 
 def choose(service: TableService, view: TableView, seat: int, rng: random.Random) -> Move:
-    pv = service.directory.seat_view(view.table_id, seat)
+    pv = service.seat_view(view.table_id, seat)
     if pv.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
         return Bid(rng.choice(pv.legal_bids))
     if pv.phase is Phase.PLAYING:

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.models import TableOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +29,12 @@ class ServiceConfig:
     hint_cooldown: float = 5.0
     """Seconds after a person's hint is answered before they may ask again, so one person
     takes at most about a tenth of the hint worker; 0: no cooldown (the terminal)."""
+
+    def turn_timeout_of(self, options: TableOptions) -> int:
+        """Seconds per turn at a table with these options (its own, else the default)."""
+        if options.turn_timeout is not None:
+            return options.turn_timeout
+        return self.default_turn_timeout
 
 
 __all__ = ["ServiceConfig"]

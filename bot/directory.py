@@ -2,7 +2,8 @@
 
 A TableDirectory exists before the table service and its presenter: the presenter reads private
 hands through it and reports the messages it keeps (table message, DM hands, closed DMs), and
-the service is then built with both. Reads are synchronous (safe inside a publish); bookkeeping
+the service is then built with both. Reads of live tables are synchronous (safe inside a
+publish; only `last_game` may read a finished game back from the store); bookkeeping
 is saved soon after by a job in the table's inbox (bot/inbox.py), coalesced per table, through
 the one commit operation, `Ledger.apply`.
 """
@@ -14,7 +15,7 @@ from collections import OrderedDict
 
 from bot.errors import TableError
 from bot.ledger import Ledger, no_change
-from bot.models import TableView
+from bot.models import TableOptions, TableView
 from bot.table import LiveTable
 from engine import PlayerView
 
@@ -22,8 +23,8 @@ log = logging.getLogger(__name__)
 
 CLOSED = "This table is closed: the game is over or was ended."
 LAST_GAMES_KEPT = 1000
-"""Channels whose last closed game `last_game` remembers (the most recent ones, in memory; the
-service reads a finished one back from the store after a restart)."""
+"""Channels whose last closed game `last_game` remembers (the most recent ones, in memory; older
+finished ones are read back from the store)."""
 
 
 class TableDirectory:
@@ -110,10 +111,25 @@ class TableDirectory:
             raise TableError("There is no table in this channel.")
         return found
 
-    def last_game(self, channel_id: int) -> TableView | None:
-        """The last game played in this channel once it closed (finished or ended), while
-        remembered; None otherwise."""
-        return self._last_games.get(channel_id)
+    async def last_game(self, channel_id: int) -> TableView | None:
+        """The last game of this channel once it closed, with its final sheet, or None: one
+        closed since the bot started (finished or ended) is remembered; otherwise the latest
+        game finished there is read back from the store, so a restart forgets nothing."""
+        remembered = self._last_games.get(channel_id)
+        if remembered is not None:
+            return remembered
+        store = self._ledger.store
+        table_id = await store.last_finished_table(channel_id)
+        record = None if table_id is None else await store.get_table(table_id)
+        if record is None or record.snapshot_json is None:
+            return None
+        try:
+            options = TableOptions.model_validate(record.meta.get("options", {}))
+            timeout = self._ledger.config.turn_timeout_of(options)
+            return LiveTable.from_record(record, options, timeout).view()
+        except ValueError:
+            log.warning("the finished table %s could not be read back", table_id, exc_info=True)
+            return None
 
     def tables(self) -> list[TableView]:
         """Every active table (lobby or playing)."""

@@ -39,8 +39,8 @@ class Presenter(Protocol):
     timer event), after the store commit, while the service still holds that table's lock: so
     a table's publishes arrive one at a time and in order, and `view` matches the events.
     Keep it short (hand slow I/O to a task), never call a TableService *action* method from
-    inside it (that would wait on the lock it runs under); the read methods (`table`,
-    `hand_view`, `seat_view`) and the `set_*` bookkeeping methods are safe to call.
+    inside it (that would wait on the lock it runs under); the directory's reads (`table`,
+    `hand_view`, `seat_view`) and its `set_*` bookkeeping methods (TableReads) are safe to call.
     An exception raised here is logged by the service and does not undo the action.
     """
 

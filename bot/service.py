@@ -13,11 +13,13 @@ the `medium` computer moves for them; after two timeouts in a row it keeps playi
 
 Where things live (each a class with its collaborators passed in, built here in order):
 bot/directory.py the tables, their reads and the presenter's bookkeeping (TableDirectory);
-bot/ledger.py the one commit operation (Ledger.apply); bot/timers.py the turn timers
-(TurnTimers); bot/computer_runs.py the computer players' runs (ComputerRuns); bot/runner.py
-the owner of every change (TableRunner: inbox, commit, whose turn, publish); bot/inbox.py a
-table's serial inbox; bot/moves.py a move on the engine and in the log; bot/table.py a
-table's live state and its store row. This module has the public API.
+bot/ledger.py the one commit operation (Ledger.apply); bot/checks.py the refusals every
+command checks first; bot/resume.py rebuilding a table from its row; bot/timers.py the turn
+timers (TurnTimers); bot/computer_runs.py the computer players' runs (ComputerRuns);
+bot/runner.py the owner of every change (TableRunner: inbox, commit, whose turn, publish);
+bot/outages.py the gateway-outage accounting; bot/inbox.py a table's serial inbox;
+bot/moves.py a move on the engine and in the log; bot/table.py a table's live state and its
+store row. This module routes the commands (the public API); its reads are the directory's.
 """
 
 from __future__ import annotations
@@ -28,11 +30,8 @@ import logging
 import secrets
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
-from datetime import timedelta
-from typing import Any
 
-from bot import computer
+from bot import checks, computer
 from bot import options as options_
 from bot.clock import Clock, SystemClock
 from bot.computer_runs import ComputerRuns
@@ -47,14 +46,15 @@ from bot.events import (
     TableCancelled,
     TableOpened,
 )
-from bot.guard import Guard, step_letter
+from bot.guard import Guard
 from bot.hints import HintDesk
 from bot.ledger import Change, Ledger
 from bot.models import TableOptions, TableStatus, TableView
-from bot.moves import perform, replay
+from bot.moves import perform
 from bot.narrate import hand_dealt
 from bot.outages import Outages
 from bot.presenter import Presenter
+from bot.resume import ResumeReport, rebuild
 from bot.runner import TableRunner
 from bot.scheduler import Scheduler
 from bot.table import LiveSeat, LiveTable
@@ -66,7 +66,6 @@ from data import (
     StaleTable,
     Store,
     StoreError,
-    TableRecord,
 )
 from data import Seat as StoredSeat
 from data import TableStatus as StoredStatus
@@ -83,23 +82,12 @@ from engine import (
     Rules,
     Suit,
 )
-from engine.snapshot import snapshots_match
 
 log = logging.getLogger(__name__)
 
 GONE_CHANNEL = ("This game ended because its channel was deleted; no result was recorded. "
                 "Start a new game with /ohhell start in another channel.")
 GONE_GUILD = "This game ended because the bot was removed from the server; no result was recorded."
-
-
-@dataclass(slots=True)
-class ResumeReport:
-    """What resume_all did: the tables brought back and the broken ones skipped (with why)."""
-
-    resumed: list[int] = field(default_factory=list)
-    broken: list[tuple[int, str]] = field(default_factory=list)
-    channels: dict[int, int] = field(default_factory=dict)
-    """The channel of each broken table (to say there that it was set aside)."""
 
 
 class TableService:
@@ -164,22 +152,9 @@ class TableService:
         return self.directory.find_table(channel_id)
 
     async def last_game(self, channel_id: int) -> TableView | None:
-        """The last game of this channel once it closed, with its final sheet, or None: one
-        closed since the bot started (finished or ended) is remembered; otherwise the latest
-        game finished there is read back from the store, so a restart forgets nothing."""
-        remembered = self.directory.last_game(channel_id)
-        if remembered is not None:
-            return remembered
-        table_id = await self.store.last_finished_table(channel_id)
-        record = None if table_id is None else await self.store.get_table(table_id)
-        if record is None or record.snapshot_json is None:
-            return None
-        try:
-            options = TableOptions.model_validate(record.meta.get("options", {}))
-            return LiveTable.from_record(record, options, self._timeout_of(options)).view()
-        except ValueError:
-            log.warning("the finished table %s could not be read back", table_id, exc_info=True)
-            return None
+        """The last game of this channel once it closed, with its final sheet, or None (see
+        TableDirectory.last_game)."""
+        return await self.directory.last_game(channel_id)
 
     def tables(self) -> list[TableView]:
         """Every active table (lobby or playing)."""
@@ -245,7 +220,7 @@ class TableService:
             host_id=host_id,
             options=options,
             seats=seats,
-            turn_timeout=self._timeout_of(options),
+            turn_timeout=self.config.turn_timeout_of(options),
         )
         self.directory.add(t)
         await self._runner.tell(t, [TableOpened(table_id=t.id, host_id=host_id,
@@ -286,7 +261,7 @@ class TableService:
         """Take a seat in the lobby. TableError: already seated, table full, game started."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            self._need_lobby(t)
+            checks.need_lobby(t)
             if t.seat_of(user_id) is not None:
                 raise TableError("You are already at this table.")
             limit = Rules.preset(t.options.preset).max_players
@@ -304,7 +279,7 @@ class TableService:
         with no person left the table is cancelled); mid-game a computer takes the seat."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            seat = self._need_seat(t, user_id)
+            seat = checks.need_seat(t, user_id)
             self._vacate(t, seat, events, "leave")
             return Action("leave", seat=seat, user_id=user_id)
 
@@ -317,8 +292,8 @@ class TableService:
         default the table's bot level)."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            self._need_lobby(t)
-            self._need_host(t, user_id, "add computer players")
+            checks.need_lobby(t)
+            checks.need_host(t, user_id, "add computer players")
             chosen = level or t.options.computer_level
             options_.check_level(chosen)
             limit = Rules.preset(t.options.preset).max_players
@@ -336,8 +311,8 @@ class TableService:
         preset), dealing the first hand."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            self._need_lobby(t)
-            self._need_host(t, user_id, "deal")
+            checks.need_lobby(t)
+            checks.need_host(t, user_id, "deal")
             players = len(t.seats)
             rules = options_.rules_for(t.options)
             if players < max(3, rules.min_players):
@@ -389,11 +364,11 @@ class TableService:
         use of a control, not your turn, not this step, or the engine's reason."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            game = self._need_game(t)
-            seat = self._need_seat(t, user_id)
+            game = checks.need_game(t)
+            seat = checks.need_seat(t, user_id)
             if guard is not None:
-                self._need_fresh(t, game, seat, guard)
-            self._need_turn(t, game, seat, move)
+                checks.need_fresh(t, game, seat, guard)
+            checks.need_turn(t, game, seat, move)
             s = t.seats[seat]
             if s.autopilot:
                 s.autopilot = False
@@ -440,7 +415,7 @@ class TableService:
         """Host only: in the lobby the target's seat goes; mid-game a computer takes it."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            self._need_host(t, user_id, "remove players")
+            checks.need_host(t, user_id, "remove players")
             if target_id == user_id:
                 raise TableError("You cannot remove yourself: use leave, or end the game.")
             seat = t.seat_of(target_id)
@@ -516,28 +491,6 @@ class TableService:
         """The server is back: its awaited turns get the time they had left."""
         await self._outages.server_back(guild_id)
 
-    # ---- presenter bookkeeping (synchronous; persisted soon after, safe inside publish) ---------
-
-    def set_table_message(self, table_id: int, message_id: int | None) -> None:
-        """Remember the channel message that shows this table (edited in place)."""
-        self.directory.set_table_message(table_id, message_id)
-
-    def set_dm_message(
-        self,
-        table_id: int,
-        user_id: int,
-        hand_number: int,
-        message_id: int | None,
-        channel_id: int | None = None,
-    ) -> None:
-        """Remember this person's DM hand message for `hand_number` (ignored when that hand is
-        no longer the one in play)."""
-        self.directory.set_dm_message(table_id, user_id, hand_number, message_id, channel_id)
-
-    def set_dm_failed(self, table_id: int, user_id: int) -> None:
-        """This person's DMs are closed: presenters stop trying for this game."""
-        self.directory.set_dm_failed(table_id, user_id)
-
     # ---- life cycle ----------------------------------------------------------------------------
 
     async def resume_all(self, loaded: LoadedTables | None = None) -> ResumeReport:
@@ -563,7 +516,7 @@ class TableService:
                 continue
             record = current
             try:
-                t = await self._rebuild(record)
+                t = await rebuild(record, self.store, self.config, self.clock.now())
             except StaleTable:
                 continue  # saved meanwhile (a copy dropped here): the next claim reads it again
             except Exception as err:
@@ -591,62 +544,6 @@ class TableService:
             if not self.directory.holds(table_id):
                 continue
             await self._runner.hand_over(self.directory.get(table_id))
-
-    async def _rebuild(self, record: TableRecord) -> LiveTable:
-        """A LiveTable from its row: options and DM failures come from the row's meta."""
-        if "options" in record.meta:
-            options = TableOptions.model_validate(record.meta["options"])
-        else:
-            record = await self._meta_from_log(record)
-            options = TableOptions.model_validate(record.meta["options"])
-        t = LiveTable.from_record(record, options, self._timeout_of(options))
-        if t.status is TableStatus.PLAYING and t.game is None:
-            raise ValueError("a game in play has no snapshot")
-        if t.game is not None and t.game.players != len(t.seats):
-            raise ValueError(f"the snapshot has {t.game.players} seats, the table {len(t.seats)}")
-        if t.game is not None and record.snapshot_json is not None:
-            # The action log must tell the very game the snapshot holds (docs/architecture.md
-            # section 4): one that does not was damaged, and is set aside, not resumed.
-            rules = Rules.model_validate_json(record.rules_json)
-            try:
-                told = replay(rules, await self.store.actions_of(record))
-            except ValueError as err:
-                raise ValueError(f"the action log does not replay to the saved game: {err}") \
-                    from None
-            replayed = None if told is None else told.to_json()
-            if replayed is None or not snapshots_match(replayed, record.snapshot_json):
-                raise ValueError("the action log does not replay to the saved game")
-            if replayed != record.snapshot_json:
-                t.game = told  # a snapshot from before hands kept their play: the log has it
-        if t.deadline is not None and t.game is not None:
-            # The warning moment may have passed while the bot was down: warn no more.
-            t.warned = self.clock.now() >= t.deadline - timedelta(seconds=t.turn_timeout / 2)
-        return t
-
-    async def _meta_from_log(self, record: TableRecord) -> TableRecord:
-        """FALLBACK for tables stored before migration 0003 (their meta is {}): read options,
-        DM failures and the people computers replaced mid-game back from the action log. The
-        table's next save writes them into meta, so this runs at most once per such table that
-        acts. Remove once no database from before 0003 is in use."""
-        options: dict[str, Any] = {}
-        failed: set[int] = set()
-        replaced: dict[str, int] = {}
-        dealt = False
-        for entry in await self.store.actions(record.id):
-            if entry.action == "open":
-                options = dict(entry.payload.get("options", {}))
-            elif entry.action == "dm_failed":
-                failed.add(int(entry.payload["user_id"]))
-            elif entry.action == "deal":
-                dealt = True
-            elif dealt and entry.seat is not None and entry.action in ("leave", "kick"):
-                who = entry.payload.get("target") if entry.action == "kick" else entry.user_id
-                if who is not None:
-                    replaced[str(entry.seat)] = int(who)
-        seats = [i for i, s in enumerate(record.seats) if s.user_id in failed]
-        meta = {**record.meta, "options": options, "dm_failed_seats": seats,
-                "replaced_user_ids": replaced}
-        return replace(record, meta=meta)
 
     async def wait_idle(self) -> None:
         """Wait until no change, computer move or bookkeeping save is pending (tests, the
@@ -698,11 +595,6 @@ class TableService:
     def _get(self, table_id: int) -> LiveTable:
         return self.directory.get(table_id)
 
-    def _timeout_of(self, options: TableOptions) -> int:
-        if options.turn_timeout is not None:
-            return options.turn_timeout
-        return self.config.default_turn_timeout
-
     async def _act(self, table_id: int, change: Change) -> TableView:
         """Run `change` through the table's runner: in its inbox, committed, then published;
         undone if the save fails."""
@@ -736,95 +628,11 @@ class TableService:
             assert new_host is not None  # humans() lists seats a person sits in
             t.host_id = new_host
 
-    # ---- checks (raise TableError, change nothing) ---------------------------------------------
-
-    def _need_lobby(self, t: LiveTable) -> None:
-        if t.status is not TableStatus.LOBBY:
-            raise TableError("The game has already started.")
-
-    def _need_host(self, t: LiveTable, user_id: int, what: str) -> None:
-        if user_id != t.host_id:
-            raise TableError(f"Only the host can {what}.")
-
-    def _need_seat(self, t: LiveTable, user_id: int) -> int:
-        seat = t.seat_of(user_id)
-        if seat is None:
-            raise TableError("You are not in this game.")
-        return seat
-
-    def _need_game(self, t: LiveTable) -> Game:
-        game = t.game
-        if t.status is TableStatus.LOBBY or game is None:
-            raise TableError("The game has not started yet.")
-        if game.phase is Phase.GAME_OVER:
-            raise TableError("This game is over.")
-        return game
-
-    def _need_fresh(self, t: LiveTable, game: Game, seat: int, guard: Guard) -> None:
-        """Refuse a control whose decision is taken (a stale menu, a second pick)."""
-        if guard.hand_number != game.hand_number:
-            raise TableError(
-                f"That was for hand {guard.hand_number}; hand {game.hand_number} is in play now."
-            )
-        if guard.step is None:
-            return
-        done = _done_at(game, seat, guard)
-        if done is not None:
-            if t.seats[seat].computer_guard == guard:
-                raise TableError(f"That menu is out of date: a computer {done} for you.")
-            raise TableError(f"That menu is out of date: you already {done}.")
-        if not guard.covers(Guard.of(game.public_state())):
-            raise TableError("That menu is out of date: the game has moved on.")
-
-    def _need_turn(self, t: LiveTable, game: Game, seat: int, move: Move) -> None:
-        expected = game.phase.awaits
-        if expected is None or not isinstance(move, expected):
-            raise TableError(_NOT_NOW.get(expected, "That is not possible now."))
-        actors = game.actor_seats()
-        if seat not in actors:
-            if game.phase.simultaneous:
-                raise TableError(
-                    "You have already bid this hand."
-                    if isinstance(move, Bid)
-                    else "You have already discarded this hand."
-                )
-            names = ", ".join(t.seats[a].name for a in actors)
-            raise TableError(f"It is not your turn: waiting for {names}.")
 
 # ---- helpers ------------------------------------------------------------------------------------
 
-_NOT_NOW: dict[type[Move] | None, str] = {
-    Bid: "It is time to bid, not to do that.",
-    Play: "It is time to play a card, not to do that.",
-    NameTrump: "The dealer is choosing trump now.",
-    Discard: "It is time to discard.",
-}
-
-
 def _hand_guard(hand_number: int | None) -> Guard | None:
     return None if hand_number is None else Guard(hand_number)
-
-
-def _done_at(game: Game, seat: int, guard: Guard) -> str | None:
-    """What `seat` did at the decision `guard` names in the hand in play ("played K♣"), or
-    None when it has not taken that decision. Names only cards already on the table."""
-    if guard.step == step_letter(Play):
-        tricks = game.tricks_played
-        trick = (tricks[guard.trick_number - 1] if 0 < guard.trick_number <= len(tricks)
-                 else game.current_trick if guard.trick_number == game.trick_number else [])
-        card = next((c for s, c in trick if s == seat), None)
-        return None if card is None else f"played {card}"
-    if guard.step == step_letter(Bid):
-        bid = game.bids[seat]
-        return None if bid is None else f"bid {bid}"
-    if guard.step == step_letter(NameTrump):
-        suit = game.trump_suit
-        if seat != game.dealer or game.phase is Phase.TRUMP_CHOICE or suit is None:
-            return None
-        return f"named {suit.label} trump"
-    if guard.step == step_letter(Discard):
-        return "discarded" if game.discarded[seat] else None
-    return None
 
 
 def _computer_seat(seats: Sequence[LiveSeat], level: str) -> LiveSeat:

@@ -83,6 +83,9 @@ MISSING_ACCESS = 50001
 GONE = {10003, 10004}
 """Unknown Channel, Unknown Guild: the table's channel (or its server) no longer exists."""
 """Missing Access, Missing Permissions: the bot cannot see or post in the channel."""
+CHANNEL_GONE = "table_channel_gone"
+"""The bot event (listened to as `on_table_channel_gone(channel_id)`) for a table's channel that
+Discord says no longer exists."""
 THREAD_ARCHIVED = 50083
 """Posting in an archived thread fails until it is unarchived: told like NO_ACCESS."""
 
@@ -132,15 +135,14 @@ class Delivery:
                  sent: Callable[[int], None],
                  dm_posted: Callable[[int, int], None] | None = None,
                  no_access: Callable[[TableView, discord.HTTPException], None] | None = None,
-                 gone: Callable[[TableView], None] | None = None,
                  edit_interval: float = TABLE_EDIT_INTERVAL,
                  computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK) -> None:
         """`body_of`: what a slot shows now (the presenter's). `dm_closed(table, user, acting)`:
         Discord refused a DM (error 50007). `sent(table)`: a slot of the table is up to date
         (or given up). `dm_posted(table, user)`: a hand DM went out as a NEW message (one that
         notifies, docs/discord.md). `no_access(view, error)`: the bot may not post the table
-        message.
-        `gone(view)`: the table's channel no longer exists (deleted while the bot was away).
+        message. A table's channel found gone (deleted while the bot was away) is reported as
+        the bot event `table_channel_gone` (CHANNEL_GONE, cogs/gateway.py ends its table).
         `edit_interval`, `computer_hold`: see the module docstring (0: no wait)."""
         self.bot = bot
         self.tables = tables
@@ -150,7 +152,6 @@ class Delivery:
         self._sent = sent
         self._dm_posted = dm_posted
         self._no_access = no_access
-        self._gone = gone
         self.edit_interval = edit_interval
         self.computer_hold = computer_hold
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
@@ -388,10 +389,13 @@ class Delivery:
         return False
 
     def _channel_gone(self, slot: Slot, err: discord.HTTPException) -> None:
-        if slot.is_table and slot.view is not None and self._gone is not None:
+        """Report a table's channel found gone as an event (news goes up as events,
+        docs/architecture.md): the cog that hears it ends the table as CHANNEL_DELETE does."""
+        if slot.is_table and slot.view is not None:
             log.warning("the channel %s of table %s is gone (%s): ending the table",
                         slot.view.channel_id, slot.table_id, _reason(err))
-            self._gone(slot.view)
+            if slot.view.status.active:
+                self.bot.dispatch(CHANNEL_GONE, slot.view.channel_id)
         else:
             log.warning("the %s message of table %s has nowhere to go: %s",
                         _what(slot), slot.table_id, _reason(err))

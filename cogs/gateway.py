@@ -1,7 +1,9 @@
 """Gateway events that change what the tables may do: a deleted channel or thread and the bot's
-removal from a server end their tables (cancelled, no result, never resumed); a lost gateway
-connection pauses the turn timers until discord.py has resumed or reconnected (docs/discord.md:
-while it is down no interactions arrive, so running timers would put players on autopilot).
+removal from a server end their tables (cancelled, no result, never resumed), and so does a
+channel found gone while delivering a table message (cogs/delivery.py's CHANNEL_GONE); a lost
+gateway connection pauses the turn timers until discord.py has resumed or reconnected
+(docs/discord.md: while it is down no interactions arrive, so running timers would put players
+on autopilot).
 
 GUILD_DELETE with `unavailable: true` is an outage, not a removal: discord.py dispatches it as
 `on_guild_unavailable`, which ends nothing but pauses that server's turn timers until the
@@ -33,6 +35,15 @@ class Gateway(commands.Cog):
             ended += await self.service.channel_gone(thread.id)
         if ended:
             log.info("channel %s was deleted: ended tables %s", channel.id, ended)
+
+    @commands.Cog.listener()
+    async def on_table_channel_gone(self, channel_id: int) -> None:
+        """Delivering a table message, Discord said its channel no longer exists (deleted while
+        the bot was away, or its CHANNEL_DELETE was missed): end its table the same way
+        (cogs/delivery.py dispatches CHANNEL_GONE)."""
+        ended = await self.service.channel_gone(channel_id)
+        if ended:
+            log.info("channel %s was found deleted: ended tables %s", channel_id, ended)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

@@ -642,7 +642,6 @@ async def setup(bot: commands.Bot) -> None:
         nudge_after=settings.turn_nudge_after, preference=stored_preference(bot.store),
         executor=bot.executor, scheduler=bot.scheduler, records=bot.store)
     service = bot.attach_presenter(presenter)
-    presenter.channel_gone = service.channel_gone
     await bot.add_cog(OhHell(bot, service, bot.store, presenter))
     await bot.add_cog(Gateway(service))
     bot.add_dynamic_items(*views.DYNAMIC_ITEMS)

@@ -28,10 +28,9 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 
@@ -117,16 +116,13 @@ class DiscordPresenter:
         self.delivery = Delivery(bot, tables, clock, body_of=self.body_of,
                                  dm_closed=self._dm_closed, sent=self._forget_if_done,
                                  dm_posted=self._dm_posted,
-                                 no_access=self._no_access, gone=self._channel_gone,
+                                 no_access=self._no_access,
                                  edit_interval=edit_interval, computer_hold=computer_hold)
         self._tables: dict[int, TableState] = {}
         self._owed: set[tuple[int, int]] = set()  # (table, user) to tell about closed DMs
         self._notices: dict[tuple[int, int], str] = {}  # (table, user) -> another notice
         self._told_no_access: set[int] = set()  # tables whose host was told the bot can't post
         self._invited: dict[int, int | None] = {}  # channel -> the game whose rematch pinged
-        self.channel_gone: Callable[[int], Coroutine[Any, Any, object]] | None = None
-        """Ends the tables of a channel found deleted (the service's `channel_gone`, set once
-        the service is built on this presenter)."""
         self.nudges = Nudger(bot, clock, after=nudge_after, preference=preference,
                              dm_channel=self.delivery.dm_channel, scheduler=scheduler,
                              records=records)
@@ -350,12 +346,6 @@ class DiscordPresenter:
         ts = self._tables.get(table_id)
         if ts is not None and ts.view.status.active:
             self.nudges.notified(table_id, user_id)
-
-    def _channel_gone(self, view: TableView) -> None:
-        """Discord says the table's channel no longer exists (deleted while the bot was away,
-        or its CHANNEL_DELETE was missed): end its table as that event does."""
-        if self.channel_gone is not None and view.status.active:
-            self.delivery.spawn(self.channel_gone(view.channel_id))
 
     def _no_access(self, view: TableView, err: discord.HTTPException) -> None:
         """The bot may not post or edit the table message (no access or permissions, or the

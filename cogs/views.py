@@ -111,6 +111,11 @@ def release(interaction: discord.Interaction, item: discord.ui.Item[Any] | None 
     garbage collector; with 1,000 tables those pile up in the oldest generation and make the
     full collections that stall the event loop. Without the cycles, reference counting frees
     them the moment the click is handled.
+
+    `Interaction.response` is a cached slot property whose InteractionResponse holds the
+    interaction; discord.py 2.7 has no public way to drop it (nor to answer without it), so
+    this one line empties the slot it caches in. tests/discord/test_memory.py fails the day
+    that stops working.
     """
     with contextlib.suppress(AttributeError):
         del interaction._cs_response  # type: ignore[attr-defined]

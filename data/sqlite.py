@@ -26,6 +26,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
@@ -94,12 +95,21 @@ class SqliteSession:
 
 def _connect(target: str, *, uri: bool = False) -> aiosqlite.Connection:
     """An aiosqlite connection in autocommit mode (the store writes BEGIN/COMMIT itself), not
-    yet started. Its thread is made a daemon: a program that dies without closing the store
-    still exits (aiosqlite's threads would keep it alive), and SQLite treats that like a crash,
-    which the store is built to survive."""
-    connection = aiosqlite.connect(target, uri=uri, isolation_level=None)
-    connection._thread.daemon = True  # aiosqlite offers no option for it
-    return connection
+    yet started, whose thread is a daemon: a program that dies without closing the store still
+    exits (aiosqlite's threads would keep it alive), and SQLite treats that like a crash, which
+    the store is built to survive. aiosqlite has no option for it, but a thread takes its daemon
+    flag from the thread that creates it, and aiosqlite creates its thread in connect(): so
+    connect() runs in a short-lived daemon thread."""
+    made: list[aiosqlite.Connection] = []
+    maker = threading.Thread(
+        target=lambda: made.append(aiosqlite.connect(target, uri=uri, isolation_level=None)),
+        name="ohhell-sqlite-connect", daemon=True,
+    )
+    maker.start()
+    maker.join()
+    if not made:
+        raise StoreError(f"cannot prepare a connection to {target}")
+    return made[0]
 
 
 async def _schema_version(session: SqliteSession) -> int:

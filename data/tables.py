@@ -61,7 +61,8 @@ class TableRecord:
     snapshot_json is Game.to_json() (None in the lobby, before the deal); rules_json is
     Rules.model_dump_json(). meta is the service's own data about the table (any JSON
     object: its options, per-seat flags...), saved and read back whole; the store never looks
-    inside it. Tables stored before migration 0003 read back with meta {}.
+    inside it. Open tables stored before migration 0003 got theirs from their action log
+    (migration 0013).
     """
 
     id: int

@@ -74,11 +74,11 @@ async def bookkeeping(service: TableService, view: TableView, rng: random.Random
     roll = rng.random()
     people = [s.user_id for s in view.seats if s.user_id is not None and not s.autopilot]
     if roll < 0.02 and people:
-        service.set_dm_failed(view.table_id, rng.choice(people))
+        service.directory.set_dm_failed(view.table_id, rng.choice(people))
     elif roll < 0.04:
-        service.set_table_message(view.table_id, rng.randrange(1, 1 << 40))
+        service.directory.set_table_message(view.table_id, rng.randrange(1, 1 << 40))
     elif roll < 0.05 and view.state is not None and people:
-        service.set_dm_message(view.table_id, rng.choice(people), view.state.hand_number,
+        service.directory.set_dm_message(view.table_id, rng.choice(people), view.state.hand_number,
                                rng.randrange(1, 1 << 40), rng.randrange(1, 1 << 40))
     elif roll < 0.055 and view.state is not None and PEOPLE[1] in people:
         await service.leave(view.table_id, PEOPLE[1])

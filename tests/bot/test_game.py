@@ -203,10 +203,10 @@ async def test_leave_mid_game_seats_a_computer(
 async def test_bookkeeping_is_saved(service: TableService, store: Store) -> None:
     view = await start_game(service)
     tid = view.table_id
-    service.set_table_message(tid, 555)
-    service.set_dm_message(tid, HOST, view.hand_number or 1, 777, channel_id=888)
-    service.set_dm_message(tid, HOST, 99, 1)  # a stale hand: ignored
-    service.set_dm_failed(tid, HOST)
+    service.directory.set_table_message(tid, 555)
+    service.directory.set_dm_message(tid, HOST, view.hand_number or 1, 777, channel_id=888)
+    service.directory.set_dm_message(tid, HOST, 99, 1)  # a stale hand: ignored
+    service.directory.set_dm_failed(tid, HOST)
     await service.wait_idle()
     record = await store.get_table(tid)
     assert record is not None and record.message_id == 555
@@ -220,7 +220,7 @@ async def test_dm_ids_belong_to_the_hand_in_play(service: TableService, store: S
     tid = view.table_id
     first = view.hand_number
     assert first == 1
-    service.set_dm_message(tid, HOST, first, 777, channel_id=888)
+    service.directory.set_dm_message(tid, HOST, first, 777, channel_id=888)
     await service.wait_idle()
     assert service.table(tid).seats[0].dm_message_id == 777
     assert service.table(tid).seats[0].dm_hand_number == first

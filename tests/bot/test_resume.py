@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -14,7 +15,8 @@ from bot.events import GameOver, TimedOut, TurnResumed
 from bot.models import TableOptions, TableStatus
 from bot.presenter import RecordingPresenter
 from bot.service import ServiceConfig, TableService
-from data import Store
+from data import Store, connection
+from data.connection import migrations
 from engine import Play
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD, HOST
 from tests.bot.helpers import is_open, move, start_game
@@ -125,7 +127,7 @@ async def test_lobby_resumes_with_its_options(db_path: Path, clock: ManualClock)
     options = TableOptions(preset="oh_pshaw", computers=1, computer_level="easy", turn_timeout=30)
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.join(tid, ALICE, "Alice")
-    service.set_dm_failed(tid, ALICE)
+    service.directory.set_dm_failed(tid, ALICE)
     await service.wait_idle()
 
     service, store, _presenter = await _restart(service, store, db_path, clock)
@@ -164,7 +166,7 @@ async def test_broken_table_is_reported_and_skipped(db_path: Path, clock: Manual
 
 
 async def test_restart_reads_options_and_dm_failures_from_meta(
-    db_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+    db_path: Path, clock: ManualClock
 ) -> None:
     store = await Store.open(db_path)
     service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
@@ -172,7 +174,7 @@ async def test_restart_reads_options_and_dm_failures_from_meta(
                            turn_timeout=30, seed=3)
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     await service.join(tid, ALICE, "Alice")
-    service.set_dm_failed(tid, ALICE)
+    service.directory.set_dm_failed(tid, ALICE)
     await service.wait_idle()
     record = await store.get_table(tid)
     assert record is not None
@@ -180,11 +182,6 @@ async def test_restart_reads_options_and_dm_failures_from_meta(
                            "replaced_user_ids": {}}
 
     service, store, _presenter = await _restart(service, store, db_path, clock)
-
-    async def no_log(*args: object, **kwargs: object) -> list[object]:
-        raise AssertionError("resuming a table written after 0003 reads no action log")
-
-    monkeypatch.setattr(store, "actions", no_log)
     try:
         report = await service.resume_all()
         assert report.resumed == [tid]
@@ -200,31 +197,55 @@ async def test_restart_reads_options_and_dm_failures_from_meta(
         await store.close()
 
 
-async def test_table_from_before_meta_falls_back_to_the_log(
-    db_path: Path, clock: ManualClock
+async def test_a_game_stored_before_meta_resumes_whole_after_migrating(
+    tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A table stored before migration 0003 has meta {}: options and DM failures come from
-    its action log, and the next save writes them into meta."""
-    store = await Store.open(db_path)
+    """A game stored by a release before migration 0003 (no meta in its row) is resumed, once
+    the database is migrated, with the host's options, the closed DMs and the person a computer
+    replaced, all as they were: migration 0013 read them from the action log."""
+    played = tmp_path / "played.sqlite3"
+    store = await Store.open(played)
     service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
-    options = TableOptions(preset="oh_pshaw", computers=1, turn_timeout=30)
+    options = TableOptions(preset="oh_pshaw", computers=1, computer_level="easy",
+                           turn_timeout=30, seed=5, max_cards=3)
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
+    await service.join(tid, BOB, "Bob")
+    await service.leave(tid, BOB)  # in the lobby: the seat goes, nobody is replaced
     await service.join(tid, ALICE, "Alice")
-    service.set_dm_failed(tid, ALICE)
+    await service.join(tid, BOB, "Bob")
+    service.directory.set_dm_failed(tid, BOB)
+    await service.deal(tid, HOST)
+    await service.leave(tid, ALICE)
     await service.wait_idle()
-    record = await store.get_table(tid)
-    assert record is not None
-    await store.save_table(replace(record, meta={}))  # as the old code left it
+    before = service.table(tid)
+    assert [(s.replaced_user_id, s.dm_failed) for s in before.seats] == [
+        (None, False), (None, False), (ALICE, False), (None, True)]
+    await service.close()
+    await store.close()
 
-    service, store, _presenter = await _restart(service, store, db_path, clock)
+    old = tmp_path / "old.sqlite3"  # the same rows, in a database at version 2
+    shipped = migrations()
+    monkeypatch.setattr(connection, "migrations", lambda dialect="sqlite": shipped[:2])
+    await (await Store.open(old)).close()
+    tables = ("id, guild_id, channel_id, message_id, host_id, status, rules_json, snapshot_json,"
+              " seats_json, turn_deadline, broken_reason, saves, created_at, updated_at")
+    actions = "id, table_id, seat, user_id, action, payload_json, at"
+    with sqlite3.connect(played) as source, sqlite3.connect(old) as target:
+        for columns, name in ((tables, "game_tables"), (actions, "action_log")):
+            rows = source.execute(f"SELECT {columns} FROM {name}").fetchall()
+            marks = ", ".join("?" * len(rows[0]))
+            target.executemany(f"INSERT INTO {name} ({columns}) VALUES ({marks})", rows)
+    monkeypatch.setattr(connection, "migrations", lambda dialect="sqlite": shipped)
+
+    store = await Store.open(old)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
     try:
-        await service.resume_all()
-        view = service.table(tid)
-        assert view.options == options and view.seats[2].dm_failed
-        await service.add_computer(tid, HOST)
-        record = await store.get_table(tid)
-        assert record is not None and record.meta["dm_failed_seats"] == [2]
-        assert TableOptions.model_validate(record.meta["options"]) == options
+        report = await service.resume_all()
+        assert report.resumed == [tid] and report.broken == []
+        after = service.table(tid)
+        assert after == before
+        assert after.options == options and after.rules is not None
+        assert after.rules.name == "oh_pshaw"
     finally:
         await service.close()
         await store.close()
@@ -249,35 +270,6 @@ async def test_restart_keeps_who_a_computer_replaced(db_path: Path, clock: Manua
         after = service.table(tid)
         assert after.seats[2].replaced_user_id == ALICE
         assert after == before
-    finally:
-        await service.close()
-        await store.close()
-
-
-async def test_who_a_computer_replaced_comes_from_the_log_before_meta(
-    db_path: Path, clock: ManualClock
-) -> None:
-    """A table stored before migration 0003 (meta {}): a mid-game leave in its log gives the
-    replaced person back, and a lobby leave does not."""
-    store = await Store.open(db_path)
-    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
-    options = TableOptions(computers=1, seed=5, max_cards=3, computer_level="random")
-    tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
-    await service.join(tid, BOB, "Bob")
-    await service.leave(tid, BOB)  # in the lobby: the seat goes, nobody is replaced
-    await service.join(tid, ALICE, "Alice")
-    await service.deal(tid, HOST)
-    await service.leave(tid, ALICE)
-    await service.wait_idle()
-    record = await store.get_table(tid)
-    assert record is not None
-    await store.save_table(replace(record, meta={}))  # as the old code left it
-
-    service, store, _presenter = await _restart(service, store, db_path, clock)
-    try:
-        await service.resume_all()
-        view = service.table(tid)
-        assert [s.replaced_user_id for s in view.seats] == [None, None, ALICE]
     finally:
         await service.close()
         await store.close()

@@ -5,6 +5,7 @@ empty database all start."""
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import subprocess
 import sys
@@ -23,6 +24,8 @@ from data.connection import (
     parse_address,
     split_statements,
 )
+
+from .conftest import raw_write
 
 
 def version_rows(path: Path) -> list[tuple[int, str, float]]:
@@ -243,7 +246,7 @@ async def test_upgrade_from_version_2_keeps_tables_loadable(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A database written before 0003 (no meta column) opens, upgrades and resumes its tables;
-    their meta reads back as {} and can be saved from then on."""
+    their meta is read from their action log (0013) and can be saved from then on."""
     from dataclasses import replace
 
     from data import TableStatus
@@ -277,7 +280,8 @@ async def test_upgrade_from_version_2_keeps_tables_loadable(
         loaded = await store.load_active_tables(validate=lambda table: None)
         assert loaded.broken == []
         [table] = loaded.ok
-        assert table.id == table_id and table.meta == {}
+        assert table.id == table_id and table.meta == {
+            "options": {"bots": 1}, "dm_failed_seats": [], "replaced_user_ids": {}}
         assert [(s.name, s.user_id, s.computer_level) for s in table.seats] == [
             ("Ann", 11, None),
             ("Bot 1", None, "easy"),
@@ -290,6 +294,84 @@ async def test_upgrade_from_version_2_keeps_tables_loadable(
     finally:
         await store.close()
     assert [row[1] for row in version_rows(db_path)] == [m.name for m in shipped]
+
+
+async def test_open_tables_stored_before_meta_get_it_from_their_log(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Migration 0013 on each driver: an open table whose meta is still {} (stored before 0003)
+    gets the host's options, the seats whose DMs failed and who each computer replaced
+    mid-game, read from its action log; tables with meta, and closed ones, are left alone."""
+    dialect = parse_address(database).dialect
+    shipped = migrations(dialect)
+    monkeypatch.setattr(connection, "migrations", lambda dialect="sqlite": shipped[:3])
+    people = [{"name": n, "user_id": u, "computer_level": None if u else "easy",
+               "hand_message_id": None, "dm_channel_id": None, "timeouts": 0}
+              for n, u in (("Ann", 11), ("Bob", 12), ("Cy", 13), ("Dee", 14))]
+    computer = {**people[0], "name": "Computer", "user_id": None, "computer_level": "medium"}
+    with_meta = {"options": {"preset": "classic"}, "dm_failed_seats": [],
+                 "replaced_user_ids": {}}
+    tables = {  # id: (status, seats, meta)
+        1: ("lobby", people[:3], {}),
+        2: ("playing", [people[0], computer, computer, computer], {}),
+        3: ("lobby", people[:2], with_meta),  # written after 0003: its meta is the truth
+        4: ("finished", people[:3], {}),  # closed: nothing resumes it
+        5: ("lobby", people[:1], {}),  # a log without its open row
+    }
+    log = [  # (table, seat, user, action, payload)
+        (1, 0, 11, "open", {"options": {"preset": "oh_pshaw", "computers": 1}}),
+        (1, 1, 12, "join", {"name": "Bob"}),
+        (1, None, None, "dm_failed", {"user_id": 12}),
+        (2, 0, 11, "open", {"options": {"preset": "classic", "max_cards": 3}}),
+        (2, 1, 12, "join", {"name": "Bob"}),
+        (2, 2, 13, "join", {"name": "Cy"}),
+        (2, 3, 15, "join", {"name": "Eve"}),
+        (2, 3, 15, "leave", {}),  # in the lobby: the seat went, nobody was replaced
+        (2, 3, 14, "join", {"name": "Dee"}),
+        (2, None, 11, "deal", {"seed": 1, "players": 4}),
+        (2, None, None, "dm_failed", {"user_id": 11}),
+        (2, 1, 12, "leave", {}),
+        (2, 2, 11, "kick", {"target": 13}),
+        (2, None, None, "dm_failed", {"user_id": 14}),  # Dee's seat is a computer's now
+        (2, 3, 11, "kick", {"target": 14}),
+        (2, 3, None, "leave", {}),  # who left was forgotten since (0009): no one to name
+        (3, None, None, "dm_failed", {"user_id": 11}),
+        (4, 0, 11, "open", {"options": {"preset": "classic"}}),
+        (5, 0, 11, "join", {"name": "Ann"}),
+    ]
+    async with await Store.open(database) as store:  # rows as the version-3 code wrote them
+        for table_id, (status, seats, meta) in tables.items():
+            await raw_write(
+                store,
+                "INSERT INTO game_tables (id, guild_id, channel_id, host_id, status, rules_json,"
+                " seats_json, meta_json, created_at, updated_at)"
+                " VALUES (?, 1, ?, 11, ?, '{}', ?, ?, 1, 1)",
+                table_id, 100 + table_id, status, json.dumps(seats), json.dumps(meta),
+            )
+        for number, (table_id, seat, user_id, action, payload) in enumerate(log, start=1):
+            await raw_write(
+                store,
+                "INSERT INTO action_log (id, table_id, seat, user_id, action, payload_json, at)"
+                " VALUES (?, ?, ?, ?, ?, ?, 1)",
+                number, table_id, seat, user_id, action, json.dumps(payload),
+            )
+
+    monkeypatch.setattr(connection, "migrations", lambda dialect="sqlite": shipped)
+    async with await Store.open(database) as store:
+        metas = {}
+        for table_id in tables:
+            record = await store.get_table(table_id)
+            assert record is not None
+            metas[table_id] = record.meta
+    assert metas == {
+        1: {"options": {"preset": "oh_pshaw", "computers": 1}, "dm_failed_seats": [1],
+            "replaced_user_ids": {}},
+        2: {"options": {"preset": "classic", "max_cards": 3}, "dm_failed_seats": [0],
+            "replaced_user_ids": {"1": 12, "2": 13, "3": 14}},
+        3: with_meta,
+        4: {},
+        5: {"options": {}, "dm_failed_seats": [], "replaced_user_ids": {}},
+    }
 
 
 CHILD = Path(__file__).with_name("migrating_child.py")

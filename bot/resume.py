@@ -1,0 +1,65 @@
+"""Tables brought back from the store (after a restart, or claimed from another process): each
+row is rebuilt into a LiveTable and must agree with its action log, or it is set aside as
+broken, never resumed (docs/architecture.md section 4). The service resumes what this returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from bot.config import ServiceConfig
+from bot.models import TableOptions, TableStatus
+from bot.moves import replay
+from bot.table import LiveTable
+from data import Store, TableRecord
+from engine import Rules
+from engine.snapshot import snapshots_match
+
+
+@dataclass(slots=True)
+class ResumeReport:
+    """What resume_all did: the tables brought back and the broken ones skipped (with why)."""
+
+    resumed: list[int] = field(default_factory=list)
+    broken: list[tuple[int, str]] = field(default_factory=list)
+    channels: dict[int, int] = field(default_factory=dict)
+    """The channel of each broken table (to say there that it was set aside)."""
+
+
+async def rebuild(
+    record: TableRecord, store: Store, config: ServiceConfig, now: datetime
+) -> LiveTable:
+    """A LiveTable from its row, checked against its action log; ValueError when the row
+    cannot be a table in play. Options and DM failures come from the row's meta (every open
+    table has them: migration 0013 read them from the log of those stored before). `now`: the
+    clock's time, to tell whether the turn's warning moment passed while the bot was down."""
+    if "options" not in record.meta:
+        raise ValueError("the row's meta holds no options")
+    options = TableOptions.model_validate(record.meta["options"])
+    t = LiveTable.from_record(record, options, config.turn_timeout_of(options))
+    if t.status is TableStatus.PLAYING and t.game is None:
+        raise ValueError("a game in play has no snapshot")
+    if t.game is not None and t.game.players != len(t.seats):
+        raise ValueError(f"the snapshot has {t.game.players} seats, the table {len(t.seats)}")
+    if t.game is not None and record.snapshot_json is not None:
+        # The action log must tell the very game the snapshot holds (docs/architecture.md
+        # section 4): one that does not was damaged, and is set aside, not resumed.
+        rules = Rules.model_validate_json(record.rules_json)
+        try:
+            told = replay(rules, await store.actions_of(record))
+        except ValueError as err:
+            raise ValueError(f"the action log does not replay to the saved game: {err}") \
+                from None
+        replayed = None if told is None else told.to_json()
+        if replayed is None or not snapshots_match(replayed, record.snapshot_json):
+            raise ValueError("the action log does not replay to the saved game")
+        if replayed != record.snapshot_json:
+            t.game = told  # a snapshot from before hands kept their play: the log has it
+    if t.deadline is not None and t.game is not None:
+        # The warning moment may have passed while the bot was down: warn no more.
+        t.warned = now >= t.deadline - timedelta(seconds=t.turn_timeout / 2)
+    return t
+
+
+__all__ = ["ResumeReport", "rebuild"]

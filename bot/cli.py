@@ -29,7 +29,7 @@ from bot.errors import TableError
 from bot.guard import Guard
 from bot.i18n import DEFAULT_LANG, Lang, environment_lang, lang_for, t
 from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
-from bot.moves import sentence
+from bot.moves import refused
 from bot.service import ServiceConfig, TableService
 from bot.terminal import (
     TerminalPresenter,
@@ -541,8 +541,8 @@ async def _game_loop(
                 _write_scores(view, write, lang)
             elif me.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
                 if not text.strip().lstrip("-").isdigit():
-                    raise TableError(f"{text!r} is not a bid: answer with a number "
-                                     "('help' says what else you can type).")
+                    raise TableError("{text!r} is not a bid: answer with a number ('help' says "
+                                     "what else you can type).", text=text)
                 await service.bid(table_id, YOU, int(text), state.hand_number)
             elif me.phase is Phase.PLAYING and me.legal_declarations:
                 joker = await _joker_play(keyboard, me, text, write, level)
@@ -609,12 +609,12 @@ async def _joker_play(
         rest = " ".join(words[cut:])
         break
     else:
-        raise TableError(f"{text!r} is not a card: write it like 10H, QS or JK.")
+        raise TableError("{text!r} is not a card: write it like 10H, QS or JK.", text=text)
     held = _held(me, card)
     options = me.declarations_for(held)
     if not options:
         if rest:
-            raise TableError(f"The {held} is not declared: play it as it is.")
+            raise TableError("The {card} is not declared: play it as it is.", card=held)
         return Play(held)
     if not rest:
         said = ", ".join(option.text(me.trump_suit) for option in options)
@@ -625,7 +625,7 @@ async def _joker_play(
     try:
         declaration = Declaration.parse(rest, me.trump_suit)
     except ValueError as err:
-        raise TableError(str(err)) from None
+        raise refused(err) from None
     return Play(held, declaration)
 
 
@@ -640,14 +640,14 @@ def _held(me: PlayerView, card: Card) -> Card:
     kinds = {c.kind for c in alike}
     if len(kinds) > 1:
         codes = " or ".join(sorted({c.code for c in alike}))
-        raise TableError(f"You hold more than one joker: say which, {codes}.")
+        raise TableError("You hold more than one joker: say which, {codes}.", codes=codes)
     return alike[0] if alike else card
 def _typed_card(text: str) -> Card:
     """A card as typed ("10h", "TH", "10♥"); TableError in words when it is none."""
     try:
         return Card.parse(text)
     except ValueError as err:
-        raise TableError(sentence(str(err))) from None
+        raise refused(err) from None
 
 
 def _typed_suit(text: str) -> Suit:
@@ -655,7 +655,7 @@ def _typed_suit(text: str) -> Suit:
     try:
         return Suit.parse(text)
     except ValueError as err:
-        raise TableError(sentence(str(err))) from None
+        raise refused(err) from None
 
 
 def _is_suit(text: str) -> bool:

@@ -25,6 +25,7 @@ from engine import (
     NameTrump,
     Outcome,
     Play,
+    Refusal,
     Rules,
     move_from_payload,
 )
@@ -41,12 +42,20 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+def refused(err: ValueError) -> TableError:
+    """The TableError saying why a move or a card as typed was refused: the engine's phrase
+    (IllegalAction, a card or suit it cannot read), which the reader gets in their language."""
+    if isinstance(err, Refusal):
+        return TableError.of(err.phrase)
+    return TableError("That cannot be done: {reason}", reason=sentence(str(err)))
+
+
 def take(game: Game, seat: int, move: Move) -> Outcome:
     """Do a move on the engine; IllegalAction becomes TableError with the engine's words."""
     try:
         return game.apply(seat, move)
     except IllegalAction as err:
-        raise TableError(sentence(str(err))) from None
+        raise refused(err) from None
 
 
 def logged(outcome: Outcome, *, user_id: int | None = None, by: str | None = None,
@@ -98,4 +107,4 @@ def replay(rules: Rules, log: Iterable[LoggedAction]) -> Game | None:
     return game
 
 
-__all__ = ["LOG_NAMES", "logged", "perform", "replay", "sentence", "take"]
+__all__ = ["LOG_NAMES", "logged", "perform", "refused", "replay", "sentence", "take"]

@@ -51,7 +51,7 @@ from bot.guard import Guard, step_letter
 from bot.hints import HintDesk
 from bot.ledger import Change, Ledger
 from bot.models import TableOptions, TableStatus, TableView
-from bot.moves import perform, replay
+from bot.moves import perform, refused, replay
 from bot.narrate import hand_dealt
 from bot.outages import Outages
 from bot.presenter import Presenter
@@ -83,13 +83,15 @@ from engine import (
     Rules,
     Suit,
 )
+from engine.phrase import Phrase, SuitWord
 from engine.snapshot import snapshots_match
 
 log = logging.getLogger(__name__)
 
-GONE_CHANNEL = ("This game ended because its channel was deleted; no result was recorded. "
-                "Start a new game with /ohhell start in another channel.")
-GONE_GUILD = "This game ended because the bot was removed from the server; no result was recorded."
+GONE_CHANNEL = Phrase("This game ended because its channel was deleted; no result was recorded. "
+                      "Start a new game with /ohhell start in another channel.")
+GONE_GUILD = Phrase(
+    "This game ended because the bot was removed from the server; no result was recorded.")
 
 
 @dataclass(slots=True)
@@ -216,8 +218,9 @@ class TableService:
             raise TableError("There is already a table in this channel.")
         if 1 + options.computers > preset.max_players:
             raise TableError(
-                f"{options.preset} seats at most {preset.max_players} players, "
-                f"so {options.computers} computer players do not fit beside you."
+                "{preset} seats at most {most} players, so {computers} computer players do not "
+                "fit beside you.", preset=options.preset, most=preset.max_players,
+                computers=options.computers,
             )
         seats = [LiveSeat(name=host_name, user_id=host_id)]
         for _ in range(options.computers):
@@ -291,7 +294,7 @@ class TableService:
                 raise TableError("You are already at this table.")
             limit = Rules.preset(t.options.preset).max_players
             if len(t.seats) >= limit:
-                raise TableError(f"The table is full ({limit} seats).")
+                raise TableError("The table is full ({limit} seats).", limit=limit)
             t.seats.append(LiveSeat(name=name, user_id=user_id))
             seat = len(t.seats) - 1
             events.append(SeatsChanged("join", seat, name, user_id))
@@ -318,12 +321,12 @@ class TableService:
 
         def act(t: LiveTable, events: list[Event]) -> Action:
             self._need_lobby(t)
-            self._need_host(t, user_id, "add computer players")
+            self._need_host(t, user_id, Phrase("Only the host can add computer players."))
             chosen = level or t.options.computer_level
             options_.check_level(chosen)
             limit = Rules.preset(t.options.preset).max_players
             if len(t.seats) >= limit:
-                raise TableError(f"The table is full ({limit} seats).")
+                raise TableError("The table is full ({limit} seats).", limit=limit)
             t.seats.append(_computer_seat(t.seats, chosen))
             seat = len(t.seats) - 1
             events.append(SeatsChanged("add_computer", seat, t.seats[seat].name, None))
@@ -337,22 +340,23 @@ class TableService:
 
         def act(t: LiveTable, events: list[Event]) -> Action:
             self._need_lobby(t)
-            self._need_host(t, user_id, "deal")
+            self._need_host(t, user_id, Phrase("Only the host can deal."))
             players = len(t.seats)
             rules = options_.rules_for(t.options)
             if players < max(3, rules.min_players):
                 raise TableError(
-                    f"{rules.name} needs at least {max(3, rules.min_players)} players; "
-                    f"there are {players}. Ask others to join or add computer players."
+                    "{preset} needs at least {least} players; there are {players}. Ask others to "
+                    "join or add computer players.", preset=rules.name,
+                    least=max(3, rules.min_players), players=players,
                 )
-            problem = rules.problem(players)
-            if problem:
-                raise TableError(problem)
+            problem = rules.why_not(players)
+            if problem is not None:
+                raise TableError.of(problem)
             seed = t.options.seed if t.options.seed is not None else secrets.randbits(31)
             try:
                 game = Game.new(players=players, rules=rules, seed=seed)
             except ValueError as err:
-                raise TableError(str(err)) from None
+                raise refused(err) from None
             t.rules = rules
             t.game = game
             t.status = TableStatus.PLAYING
@@ -440,7 +444,7 @@ class TableService:
         """Host only: in the lobby the target's seat goes; mid-game a computer takes it."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            self._need_host(t, user_id, "remove players")
+            self._need_host(t, user_id, Phrase("Only the host can remove players."))
             if target_id == user_id:
                 raise TableError("You cannot remove yourself: use leave, or end the game.")
             seat = t.seat_of(target_id)
@@ -487,7 +491,7 @@ class TableService:
                 ended.append(view.table_id)
         return ended
 
-    async def _close_for(self, table_id: int, reason: str, refusal: str) -> None:
+    async def _close_for(self, table_id: int, reason: str, refusal: Phrase) -> None:
         def act(t: LiveTable, events: list[Event]) -> Action:
             t.status = TableStatus.CANCELLED
             t.deadline = None
@@ -742,9 +746,9 @@ class TableService:
         if t.status is not TableStatus.LOBBY:
             raise TableError("The game has already started.")
 
-    def _need_host(self, t: LiveTable, user_id: int, what: str) -> None:
+    def _need_host(self, t: LiveTable, user_id: int, refusal: Phrase) -> None:
         if user_id != t.host_id:
-            raise TableError(f"Only the host can {what}.")
+            raise TableError.of(refusal)
 
     def _need_seat(self, t: LiveTable, user_id: int) -> int:
         seat = t.seat_of(user_id)
@@ -764,40 +768,40 @@ class TableService:
         """Refuse a control whose decision is taken (a stale menu, a second pick)."""
         if guard.hand_number != game.hand_number:
             raise TableError(
-                f"That was for hand {guard.hand_number}; hand {game.hand_number} is in play now."
+                "That was for hand {then}; hand {now} is in play now.",
+                then=guard.hand_number, now=game.hand_number,
             )
         if guard.step is None:
             return
         done = _done_at(game, seat, guard)
         if done is not None:
             if t.seats[seat].computer_guard == guard:
-                raise TableError(f"That menu is out of date: a computer {done} for you.")
-            raise TableError(f"That menu is out of date: you already {done}.")
+                raise TableError("That menu is out of date: a computer {done} for you.",
+                                 done=done)
+            raise TableError("That menu is out of date: you already {done}.", done=done)
         if not guard.covers(Guard.of(game.public_state())):
             raise TableError("That menu is out of date: the game has moved on.")
 
     def _need_turn(self, t: LiveTable, game: Game, seat: int, move: Move) -> None:
         expected = game.phase.awaits
         if expected is None or not isinstance(move, expected):
-            raise TableError(_NOT_NOW.get(expected, "That is not possible now."))
+            raise TableError.of(_NOT_NOW.get(expected) or Phrase("That is not possible now."))
         actors = game.actor_seats()
         if seat not in actors:
             if game.phase.simultaneous:
-                raise TableError(
-                    "You have already bid this hand."
-                    if isinstance(move, Bid)
-                    else "You have already discarded this hand."
-                )
+                if isinstance(move, Bid):
+                    raise TableError("You have already bid this hand.")
+                raise TableError("You have already discarded this hand.")
             names = ", ".join(t.seats[a].name for a in actors)
-            raise TableError(f"It is not your turn: waiting for {names}.")
+            raise TableError("It is not your turn: waiting for {names}.", names=names)
 
 # ---- helpers ------------------------------------------------------------------------------------
 
-_NOT_NOW: dict[type[Move] | None, str] = {
-    Bid: "It is time to bid, not to do that.",
-    Play: "It is time to play a card, not to do that.",
-    NameTrump: "The dealer is choosing trump now.",
-    Discard: "It is time to discard.",
+_NOT_NOW: dict[type[Move] | None, Phrase] = {
+    Bid: Phrase("It is time to bid, not to do that."),
+    Play: Phrase("It is time to play a card, not to do that."),
+    NameTrump: Phrase("The dealer is choosing trump now."),
+    Discard: Phrase("It is time to discard."),
 }
 
 
@@ -805,7 +809,7 @@ def _hand_guard(hand_number: int | None) -> Guard | None:
     return None if hand_number is None else Guard(hand_number)
 
 
-def _done_at(game: Game, seat: int, guard: Guard) -> str | None:
+def _done_at(game: Game, seat: int, guard: Guard) -> Phrase | None:
     """What `seat` did at the decision `guard` names in the hand in play ("played K♣"), or
     None when it has not taken that decision. Names only cards already on the table."""
     if guard.step == step_letter(Play):
@@ -813,17 +817,17 @@ def _done_at(game: Game, seat: int, guard: Guard) -> str | None:
         trick = (tricks[guard.trick_number - 1] if 0 < guard.trick_number <= len(tricks)
                  else game.current_trick if guard.trick_number == game.trick_number else [])
         card = next((c for s, c in trick if s == seat), None)
-        return None if card is None else f"played {card}"
+        return None if card is None else Phrase("played {card}", card=card)
     if guard.step == step_letter(Bid):
         bid = game.bids[seat]
-        return None if bid is None else f"bid {bid}"
+        return None if bid is None else Phrase("bid {bid}", bid=bid)
     if guard.step == step_letter(NameTrump):
         suit = game.trump_suit
         if seat != game.dealer or game.phase is Phase.TRUMP_CHOICE or suit is None:
             return None
-        return f"named {suit.label} trump"
+        return Phrase("named {suit} trump", suit=SuitWord(suit))
     if guard.step == step_letter(Discard):
-        return "discarded" if game.discarded[seat] else None
+        return Phrase("discarded") if game.discarded[seat] else None
     return None
 
 

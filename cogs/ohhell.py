@@ -22,7 +22,7 @@ from bot.errors import TableError
 from bot.guard import Guard
 from bot.i18n import Lang, lang_for
 from bot.models import COMPUTER_LEVELS, TableView
-from bot.moves import sentence
+from bot.moves import refused
 from bot.options import table_options
 from bot.records import GuildSettings, Records
 from bot.service import TableService
@@ -86,7 +86,7 @@ class CardTransformer(app_commands.Transformer):
         try:
             return Play(Card.parse(str(value)))
         except ValueError as err:
-            raise TableError(sentence(str(err))) from None
+            raise refused(err) from None
 
 
 class OhHell(commands.Cog, name=views.COG_NAME):
@@ -366,7 +366,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             try:
                 said = Declaration.parse(declare, state.trump_suit if state else None)
             except ValueError as err:
-                raise TableError(sentence(str(err))) from None
+                raise refused(err) from None
             card = Play(card.card, said)
         move = card
         await self._act(interaction, tid,

@@ -83,7 +83,7 @@ from engine import (
     Rules,
     Suit,
 )
-from engine.phrase import Phrase, SuitWord
+from engine.phrase import Phrase, SuitWord, Term
 from engine.snapshot import snapshots_match
 
 log = logging.getLogger(__name__)
@@ -219,7 +219,7 @@ class TableService:
         if 1 + options.computers > preset.max_players:
             raise TableError(
                 "{preset} seats at most {most} players, so {computers} computer players do not "
-                "fit beside you.", preset=options.preset, most=preset.max_players,
+                "fit beside you.", preset=Term("preset", preset.title), most=preset.max_players,
                 computers=options.computers,
             )
         seats = [LiveSeat(name=host_name, user_id=host_id)]
@@ -346,7 +346,7 @@ class TableService:
             if players < max(3, rules.min_players):
                 raise TableError(
                     "{preset} needs at least {least} players; there are {players}. Ask others to "
-                    "join or add computer players.", preset=rules.name,
+                    "join or add computer players.", preset=Term("preset", rules.title),
                     least=max(3, rules.min_players), players=players,
                 )
             problem = rules.why_not(players)

@@ -25,7 +25,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import TableError
-from bot.i18n import DEFAULT_LANG, Lang, lang_for, t
+from bot.i18n import DEFAULT_LANG, Lang, lang_for, t, tc
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +127,7 @@ def option_problem(interaction: discord.Interaction) -> str | None:
 
 def _value_problem(parameter: app_commands.Parameter, value: object, lang: Lang) -> str | None:
     kind = parameter.type
-    option = parameter.display_name
+    option = tc(lang, "slash name", parameter.display_name)  # as the person's app names it
     if parameter.choices:
         allowed = [choice.value for choice in parameter.choices]
         if value not in allowed:

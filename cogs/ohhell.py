@@ -164,7 +164,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         except TableError as err:
             acting.responded.set()
             self.presenter.release(acting)
-            await self._refuse(interaction, str(err), table_id)
+            await self._refuse(interaction, err.text(own_lang(interaction)), table_id)
             return
         except BaseException:
             acting.responded.set()

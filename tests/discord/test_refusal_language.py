@@ -76,3 +76,18 @@ async def test_a_forged_option_value_is_refused_in_norwegian(
     text = refusal(await h.send(payload), alice)
     assert norwegian(text).startswith("Valget maks_kort tar 1 til ")
     assert text.endswith("; ingenting ble endret.")
+
+
+@pytest.mark.parametrize("preset", ["classic", "kachuful", "ouch", "wizard", "super_screw"])
+async def test_the_rules_of_a_preset_read_norwegian(h: Harness, members: tuple[Member, ...],
+                                                    preset: str) -> None:
+    alice, _, carol = members
+    (call,) = [c for c in await h.send(h.slash("ohhell rules", alice, preset=preset))
+               if c.body]
+    (embed,) = call.body["embeds"]
+    text = f"{embed['title']}\n{embed['description']}"
+    assert norwegian(text).count("•") >= 6
+    assert "trumf" in text and "spillere" in text
+    (call,) = [c for c in await h.send(h.slash("ohhell rules", carol, preset=preset))
+               if c.body]
+    assert "players" in call.body["embeds"][0]["description"]

@@ -22,7 +22,7 @@ from bot.errors import TableError
 from bot.guard import Guard
 from bot.i18n import Lang, lang_for
 from bot.models import COMPUTER_LEVELS, TableView
-from bot.moves import refused
+from bot.moves import read_card, refused
 from bot.options import table_options
 from bot.records import GuildSettings, Records
 from bot.service import TableService
@@ -32,7 +32,7 @@ from cogs.gateway import Gateway
 from cogs.interact import Acting, acting_as
 from cogs.nudges import stored_preference
 from cogs.presenter import COMPUTER_HOLD_SLACK, DiscordPresenter
-from engine import Bid, Card, Declaration, Move, Phase, Play, Rules, sort_hand
+from engine import Bid, Declaration, Move, Phase, Play, Rules, sort_hand
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +71,9 @@ NOTIFY_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in
 
 
 class CardTransformer(app_commands.Transformer):
-    """`/ohhell play card:` text ("10h", "TH", "10♥", "QS") to the Play it means; text that
-    is no card is refused in the parser's words (a TableError, answered ephemerally)."""
+    """`/ohhell play card:` text ("10h", "TH", "10♥", "QS", or Norwegian "hjerter 10") to the
+    Play it means; text that is no card is refused in the parser's words (a TableError,
+    answered ephemerally in the person's language)."""
 
     @property
     def min_value(self) -> int:
@@ -84,7 +85,7 @@ class CardTransformer(app_commands.Transformer):
 
     async def transform(self, interaction: discord.Interaction, value: Any, /) -> Play:
         try:
-            return Play(Card.parse(str(value)))
+            return Play(read_card(str(value)))
         except ValueError as err:
             raise refused(err) from None
 

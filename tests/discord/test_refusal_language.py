@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine import Phase, Suit
 from tests.discord.driver import Driver
 from tests.discord.harness import Harness, Member
 from tests.discord.test_forged_input import forged_slash
@@ -91,3 +92,25 @@ async def test_the_rules_of_a_preset_read_norwegian(h: Harness, members: tuple[M
     (call,) = [c for c in await h.send(h.slash("ohhell rules", carol, preset=preset))
                if c.body]
     assert "players" in call.body["embeds"][0]["description"]
+
+
+NORWEGIAN_SUITS = {Suit.CLUBS: "kløver", Suit.DIAMONDS: "ruter", Suit.HEARTS: "hjerter",
+                   Suit.SPADES: "spar"}
+NORWEGIAN_RANKS = {11: "knekt", 12: "dame", 13: "konge", 14: "ess"}
+
+
+async def test_a_card_named_in_norwegian_is_played(h: Harness,
+                                                   members: tuple[Member, ...]) -> None:
+    d = Driver(h, [*members[:2], h.member("dora", locale="no")], seed=5)
+    await d.lobby(max_cards=3)
+    while d.view().state.phase is not Phase.PLAYING:
+        seat, member = d.awaited()[0]
+        await d.act_slash(seat, member)
+    seat, member = d.awaited()[0]
+    card = d.svc.seat_view(d.view().table_id, seat).legal_cards[0]
+    assert card.suit is not None
+    said = f"{NORWEGIAN_SUITS[card.suit]} {NORWEGIAN_RANKS.get(card.rank, card.rank)}"
+    before = d.view().saves
+    await d.slash("ohhell play", member, card=said)
+    assert d.view().saves > before
+    assert any(c == card for _, c in d.view().state.current_trick)

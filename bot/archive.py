@@ -47,7 +47,7 @@ async def history(store: Store, guild_id: int, *, user_id: int | None = None,
     """A page of the server's finished games, newest first; an unknown preset is refused in
     words (so a typo does not read as "no games")."""
     if preset is not None and preset not in Rules.preset_names(special_cards=True):
-        raise TableError(f"There is no preset called {preset!r}.")
+        raise TableError("There is no preset called {preset!r}.", preset=preset)
     return await store.history(guild_id, user_id=user_id, preset=preset, before=before,
                                limit=limit)
 
@@ -57,9 +57,10 @@ async def tell(store: Store, guild_id: int, game_id: int) -> ToldGame:
     not a finished game here, or whose record does not replay."""
     summary = await store.game_summary(game_id)
     if summary is None or summary.guild_id != guild_id:
-        raise TableError(f"There is no finished game {game_id} in this server.")
+        raise TableError("There is no finished game {game} in this server.", game=game_id)
     if summary.table_id is None:
-        raise TableError(f"Game {game_id} was stored without its moves, so it cannot be replayed.")
+        raise TableError("Game {game} was stored without its moves, so it cannot be replayed.",
+                         game=game_id)
     table = await store.get_table(summary.table_id)
     log = await store.actions(summary.table_id)
     try:
@@ -70,10 +71,11 @@ async def tell(store: Store, guild_id: int, game_id: int) -> ToldGame:
             "That game is still being played: it can be replayed once it is over.") from None
     except ValueError:
         raise TableError(
-            f"Game {game_id}'s record does not replay, so it cannot be shown.") from None
+            "Game {game}'s record does not replay, so it cannot be shown.", game=game_id) from None
     stored = table.snapshot_json if table is not None else None
     if stored is not None and not snapshots_match(replay.final.to_json(), stored):
-        raise TableError(f"Game {game_id}'s record does not replay, so it cannot be shown.")
+        raise TableError("Game {game}'s record does not replay, so it cannot be shown.",
+                         game=game_id)
     return ToldGame(summary, rules, replay)
 
 

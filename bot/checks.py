@@ -9,6 +9,7 @@ from bot.guard import Guard, step_letter
 from bot.models import TableStatus
 from bot.table import LiveTable
 from engine import Bid, Discard, Game, Move, NameTrump, Phase, Play
+from engine.phrase import Phrase, SuitWord
 
 
 def need_lobby(t: LiveTable) -> None:
@@ -17,10 +18,10 @@ def need_lobby(t: LiveTable) -> None:
         raise TableError("The game has already started.")
 
 
-def need_host(t: LiveTable, user_id: int, what: str) -> None:
-    """`what` the host alone may do (a sentence's end: "deal", "remove players")."""
+def need_host(t: LiveTable, user_id: int, refusal: Phrase) -> None:
+    """Something the host alone may do; `refusal` says so to anyone else."""
     if user_id != t.host_id:
-        raise TableError(f"Only the host can {what}.")
+        raise TableError.of(refusal)
 
 
 def need_seat(t: LiveTable, user_id: int) -> int:
@@ -45,15 +46,17 @@ def need_fresh(t: LiveTable, game: Game, seat: int, guard: Guard) -> None:
     """Refuse a control whose decision is taken (a stale menu, a second pick)."""
     if guard.hand_number != game.hand_number:
         raise TableError(
-            f"That was for hand {guard.hand_number}; hand {game.hand_number} is in play now."
+            "That was for hand {then}; hand {now} is in play now.",
+            then=guard.hand_number, now=game.hand_number,
         )
     if guard.step is None:
         return
     done = _done_at(game, seat, guard)
     if done is not None:
         if t.seats[seat].computer_guard == guard:
-            raise TableError(f"That menu is out of date: a computer {done} for you.")
-        raise TableError(f"That menu is out of date: you already {done}.")
+            raise TableError("That menu is out of date: a computer {done} for you.",
+                             done=done)
+        raise TableError("That menu is out of date: you already {done}.", done=done)
     if not guard.covers(Guard.of(game.public_state())):
         raise TableError("That menu is out of date: the game has moved on.")
 
@@ -62,28 +65,26 @@ def need_turn(t: LiveTable, game: Game, seat: int, move: Move) -> None:
     """The move is of the kind the game awaits, and `seat` is one it awaits."""
     expected = game.phase.awaits
     if expected is None or not isinstance(move, expected):
-        raise TableError(_NOT_NOW.get(expected, "That is not possible now."))
+        raise TableError.of(_NOT_NOW.get(expected) or Phrase("That is not possible now."))
     actors = game.actor_seats()
     if seat not in actors:
         if game.phase.simultaneous:
-            raise TableError(
-                "You have already bid this hand."
-                if isinstance(move, Bid)
-                else "You have already discarded this hand."
-            )
+            if isinstance(move, Bid):
+                raise TableError("You have already bid this hand.")
+            raise TableError("You have already discarded this hand.")
         names = ", ".join(t.seats[a].name for a in actors)
-        raise TableError(f"It is not your turn: waiting for {names}.")
+        raise TableError("It is not your turn: waiting for {names}.", names=names)
 
 
-_NOT_NOW: dict[type[Move] | None, str] = {
-    Bid: "It is time to bid, not to do that.",
-    Play: "It is time to play a card, not to do that.",
-    NameTrump: "The dealer is choosing trump now.",
-    Discard: "It is time to discard.",
+_NOT_NOW: dict[type[Move] | None, Phrase] = {
+    Bid: Phrase("It is time to bid, not to do that."),
+    Play: Phrase("It is time to play a card, not to do that."),
+    NameTrump: Phrase("The dealer is choosing trump now."),
+    Discard: Phrase("It is time to discard."),
 }
 
 
-def _done_at(game: Game, seat: int, guard: Guard) -> str | None:
+def _done_at(game: Game, seat: int, guard: Guard) -> Phrase | None:
     """What `seat` did at the decision `guard` names in the hand in play ("played K♣"), or
     None when it has not taken that decision. Names only cards already on the table."""
     if guard.step == step_letter(Play):
@@ -91,17 +92,17 @@ def _done_at(game: Game, seat: int, guard: Guard) -> str | None:
         trick = (tricks[guard.trick_number - 1] if 0 < guard.trick_number <= len(tricks)
                  else game.current_trick if guard.trick_number == game.trick_number else [])
         card = next((c for s, c in trick if s == seat), None)
-        return None if card is None else f"played {card}"
+        return None if card is None else Phrase("played {card}", card=card)
     if guard.step == step_letter(Bid):
         bid = game.bids[seat]
-        return None if bid is None else f"bid {bid}"
+        return None if bid is None else Phrase("bid {bid}", bid=bid)
     if guard.step == step_letter(NameTrump):
         suit = game.trump_suit
         if seat != game.dealer or game.phase is Phase.TRUMP_CHOICE or suit is None:
             return None
-        return f"named {suit.label} trump"
+        return Phrase("named {suit} trump", suit=SuitWord(suit))
     if guard.step == step_letter(Discard):
-        return "discarded" if game.discarded[seat] else None
+        return Phrase("discarded") if game.discarded[seat] else None
     return None
 
 

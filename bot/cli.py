@@ -27,9 +27,9 @@ from pydantic import ValidationError
 from bot.computer import decide
 from bot.errors import TableError
 from bot.guard import Guard
-from bot.i18n import DEFAULT_LANG, Lang, environment_lang, lang_for, t
+from bot.i18n import DEFAULT_LANG, Lang, card_word, environment_lang, lang_for, t, tc
 from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
-from bot.moves import sentence
+from bot.moves import read_card, refused
 from bot.service import ServiceConfig, TableService
 from bot.terminal import (
     TerminalPresenter,
@@ -56,7 +56,23 @@ HELP = (
     "rest, 'scores' shows the scores, 'help' this, 'q' quits (after a question). "
     "Ctrl-D hands your seat to the computer; Ctrl-C stops."
 )
-YES = ("y", "yes")
+"""The help line in English (its msgid): `help_text(lang)` says it."""
+YES = ("y", "yes", "j", "ja")
+HELP_WORDS = ("help", "hjelp")
+SCORES_WORDS = ("scores", "poeng")
+QUIT_WORDS = ("q", "quit", "exit", "avslutt")
+END_WORDS = ("end", "slutt")
+"""What a player may type, in English or Norwegian (the help line names those of its language)."""
+
+
+def help_text(lang: Lang = DEFAULT_LANG) -> str:
+    return t(lang, "Answer with a bid (a number), a card (10h, TH, 10♥, QS, A♦; a * marks the "
+                   "cards you may play) or, when you name trump, a suit (C, D, H, S, then y to "
+                   "confirm it). Also: '?' asks the hard computer for a hint, 'a' lets the "
+                   "computer make this one move, 'auto' lets it play the rest, 'scores' shows the "
+                   "scores, 'help' this, 'q' quits (after a question). Ctrl-D hands your seat to "
+                   "the computer; Ctrl-C stops.")
+
 LIST_PRESETS = "list"
 """`--preset` given alone: describe the presets instead of playing."""
 BOT_DATABASE = "settings"
@@ -107,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
         "Without it the game is not kept",
     )
     play.add_argument("--seed", type=int, default=None, help="shuffle seed, for a repeatable game")
-    play.add_argument("--name", default="You", help="your name at the table")
+    play.add_argument("--name", default=None,
+                      help="your name at the table (default: You, or Du in Norwegian)")
     play.add_argument("--auto", action="store_true", help="the computer plays your seat too")
     play.add_argument(
         "--delay", type=float, default=0.0, help="seconds before computer moves (default 0)"
@@ -125,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     _utf8_output()
     if args.command == "play":
         if args.preset == LIST_PRESETS:
-            print("\n".join(preset_lines()))
+            print("\n".join(preset_lines(terminal_lang(args))))
             return 0
         problem = play_args_problem(args) or choose_play_database(args)
         if problem is not None:
@@ -134,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             return asyncio.run(play(args))
         except KeyboardInterrupt:
-            print(f"\n{stopped_line(args)}")
+            print(f"\n{stopped_line(args, terminal_lang(args))}")
             return 130
     if args.command == "health":
         return health(args.heartbeat)
@@ -151,15 +168,22 @@ def main(argv: list[str] | None = None) -> int:
     return run_bot(args.heartbeat)
 
 
-def preset_lines() -> list[str]:
+def terminal_lang(args: argparse.Namespace) -> Lang:
+    """The terminal's language: --lang, else the environment's locale."""
+    chosen = getattr(args, "lang", None)
+    return lang_for(chosen) if chosen else environment_lang(os.environ)
+
+
+def preset_lines(lang: Lang = DEFAULT_LANG) -> list[str]:
     """One line a preset: its name for --preset, its title and how many may play."""
     names = Rules.preset_names(special_cards=True)
     width = max(len(n) for n in names)
-    lines = ["The presets (python -m bot play --preset NAME):"]
+    lines = [t(lang, "The presets (python -m bot play --preset NAME):")]
     for name in names:
         rules = Rules.preset(name)
-        lines.append(f"  {name:<{width}}  {rules.title}, {rules.min_players} to "
-                     f"{rules.max_players} players")
+        lines.append(f"  {name:<{width}}  " + t(
+            lang, "{title}, {least} to {most} players", title=tc(lang, "preset", rules.title),
+            least=rules.min_players, most=rules.max_players))
     return lines
 
 
@@ -220,12 +244,13 @@ def kept_in(args: argparse.Namespace) -> str | None:
     return str(getattr(args, "database_shown", None) or args.database)
 
 
-def stopped_line(args: argparse.Namespace) -> str:
+def stopped_line(args: argparse.Namespace, lang: Lang = DEFAULT_LANG) -> str:
     """The one line Ctrl-C (or quitting) leaves: what became of the game."""
     kept = kept_in(args)
     if kept is not None:
-        return f"Stopped. The game is kept in {kept}: the same command goes on where you stopped."
-    return "Stopped. The game was not kept (play with --database FILE to keep one)."
+        return t(lang, "Stopped. The game is kept in {kept}: the same command goes on where you "
+                       "stopped.", kept=kept)
+    return t(lang, "Stopped. The game was not kept (play with --database FILE to keep one).")
 
 
 def load_settings(heartbeat: Path | None) -> Settings:
@@ -413,9 +438,10 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
         store = await Store.open(path)
     except (StoreError, OSError, ValueError) as err:
         shown = getattr(args, "database_shown", None) or path
-        write(f"error: cannot open the database {shown}: {err}")
+        write(t(terminal_lang(args), "error: cannot open the database {database}: {error}",
+                database=shown, error=err))
         return 2
-    lang = lang_for(args.lang) if getattr(args, "lang", None) else environment_lang(os.environ)
+    lang = terminal_lang(args)
     presenter = TerminalPresenter(write, me_user_id=YOU, lang=lang)
     service = TableService(
         store,
@@ -428,11 +454,16 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
         view = service.find_table(TERMINAL_CHANNEL)
         kept = kept_in(args)
         if view is not None:
-            write(f"Resuming the unfinished game at table {view.table_id}"
-                  + (f" (kept in {kept})." if kept is not None else "."))
+            if kept is not None:
+                write(t(lang, "Resuming the unfinished game at table {table} (kept in {kept}).",
+                        table=view.table_id, kept=kept))
+            else:
+                write(t(lang, "Resuming the unfinished game at table {table}.",
+                        table=view.table_id))
         else:
             if kept is not None:
-                write(f"No unfinished game in {kept}: a new table opens, kept there.")
+                write(t(lang, "No unfinished game in {kept}: a new table opens, kept there.",
+                        kept=kept))
             try:
                 options = TableOptions(
                     preset=args.preset,
@@ -448,17 +479,23 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
                 return 2
             try:
                 view = await service.open_table(
-                    LOBBY_GUILD, TERMINAL_CHANNEL, YOU, args.name, options
+                    LOBBY_GUILD, TERMINAL_CHANNEL, YOU, args.name or t(lang, "You"), options
                 )
                 if view.status is TableStatus.LOBBY:
                     view = await service.deal(view.table_id, YOU)
-            except ValueError as err:
-                write(f"error: {err}")
+            except TableError as err:
+                write(t(lang, "error: {error}", error=err.text(lang)))
                 opened = service.find_table(TERMINAL_CHANNEL)
                 if opened is not None:  # opened but could not deal: do not leave it behind
                     await service.end(opened.table_id, YOU)
                 return 2
-        write(HELP)
+            except ValueError as err:
+                write(t(lang, "error: {error}", error=err))
+                opened = service.find_table(TERMINAL_CHANNEL)
+                if opened is not None:  # opened but could not deal: do not leave it behind
+                    await service.end(opened.table_id, YOU)
+                return 2
+        write(help_text(lang))
         return await _game_loop(service, view.table_id, write, args, lang=lang)
     finally:
         await service.close()
@@ -493,7 +530,7 @@ async def _game_loop(
         if not me.to_act:
             # Waiting on nobody we can serve: only a computer can be awaited here, and the
             # service has already moved it. Nothing left to do means something is wrong.
-            write("The game is stuck waiting for another player.")
+            write(t(lang, "The game is stuck waiting for another player."))
             return 1
         key = (view.saves, state.hand_number)
         if key != shown_for:
@@ -503,22 +540,23 @@ async def _game_loop(
                 write(line)
             marks_explained = marks_explained or explain
             shown_for = key
-        prompt = _prompt(me)
-        text = None if auto else await _ask(keyboard, prompt, write, level)
+        prompt = _prompt(me, lang)
+        text = None if auto else await _ask(keyboard, prompt, write, level, lang)
         try:
             lowered = (text or "").lower()
             if me.phase is Phase.TRUMP_CHOICE and text is not None and _is_suit(text):
                 # a suit's letter is never a command here: it names trump, once confirmed
                 suit = Suit.parse(text)
-                answer = await _ask(keyboard, f"Trump {suit.label} {suit.symbol}? (y to name "
-                                    "it, n to choose again): ", write, level)
+                question = t(lang, "Trump {suit} {symbol}? (y to name it, n to choose again): ",
+                             suit=tc(lang, "suit", suit.label), symbol=suit.symbol)
+                answer = await _ask(keyboard, question, write, level, lang)
                 if answer is None:
                     text = None  # end of input: the computer names trump for you
                 elif answer.lower() in YES:
                     await service.choose_trump(table_id, YOU, suit, state.hand_number)
                     continue
                 else:
-                    write("  Not named: choose trump again.")
+                    write("  " + t(lang, "Not named: choose trump again."))
                     continue
             if text is None or lowered in ("a", "auto"):
                 if text is None or lowered == "auto":
@@ -526,26 +564,27 @@ async def _game_loop(
                 move = await asyncio.get_running_loop().run_in_executor(
                     None, decide, level, view.saves, me
                 )
-                write(f"{prompt}{_move_text(move)}  (computer's choice)")
+                write(f"{prompt}{_move_text(move, lang)}  " + t(lang, "(computer's choice)"))
                 await _submit(service, table_id, me, move)
                 continue
-            if lowered in ("q", "quit", "exit"):
-                quit_status = await _quit(service, table_id, keyboard, write, args)
+            if lowered in QUIT_WORDS:
+                quit_status = await _quit(service, table_id, keyboard, write, args, lang)
                 if quit_status is not None:
                     return quit_status
             elif lowered == "?":
-                write(f"  Hint: {await service.hint(table_id, YOU)}")
-            elif lowered == "help":
-                write(HELP)
-            elif lowered == "scores":
+                hint = await service.hint(table_id, YOU)
+                write("  " + t(lang, "Hint: {hint}", hint=hint))
+            elif lowered in HELP_WORDS:
+                write(help_text(lang))
+            elif lowered in SCORES_WORDS:
                 _write_scores(view, write, lang)
             elif me.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
                 if not text.strip().lstrip("-").isdigit():
-                    raise TableError(f"{text!r} is not a bid: answer with a number "
-                                     "('help' says what else you can type).")
+                    raise TableError("{text!r} is not a bid: answer with a number ('help' says "
+                                     "what else you can type).", text=text)
                 await service.bid(table_id, YOU, int(text), state.hand_number)
             elif me.phase is Phase.PLAYING and me.legal_declarations:
-                joker = await _joker_play(keyboard, me, text, write, level)
+                joker = await _joker_play(keyboard, me, text, write, level, lang)
                 if joker is not None:
                     await _submit(service, table_id, me, joker)
             elif me.phase is Phase.PLAYING:
@@ -556,7 +595,7 @@ async def _game_loop(
                 cards = [_typed_card(word) for word in text.replace(",", " ").split()]
                 await service.discard(table_id, YOU, cards, state.hand_number)
         except TableError as err:
-            write(f"  {err}")
+            write(f"  {err.text(lang)}")
 
 
 async def _quit(
@@ -565,6 +604,7 @@ async def _quit(
     keyboard: Keyboard,
     write: Callable[[str], None],
     args: argparse.Namespace,
+    lang: Lang = DEFAULT_LANG,
 ) -> int | None:
     """Ask before quitting, saying what becomes of the game; the exit status, or None to go on.
 
@@ -572,31 +612,33 @@ async def _quit(
     command then opens a new table); a game that is not kept can only be ended."""
     kept = kept_in(args)
     if kept is not None:
-        write(f"  y: stop here; the game stays in {kept} and the same command goes on where "
-              "you stopped.")
-        write("  end: end this game for good; the same command then opens a new table.")
-        question = "Quit? (y, end, or n to go on): "
+        write("  " + t(lang, "y: stop here; the game stays in {kept} and the same command goes "
+                             "on where you stopped.", kept=kept))
+        write("  " + t(lang, "end: end this game for good; the same command then opens a new "
+                             "table."))
+        question = t(lang, "Quit? (y, end, or n to go on): ")
     else:
-        question = ("Quit? The game is not kept (play with --database FILE to keep one). "
-                    "(y to end it, n to go on): ")
-    answer = await _ask(keyboard, question, write, args.level)
+        question = t(lang, "Quit? The game is not kept (play with --database FILE to keep one). "
+                           "(y to end it, n to go on): ")
+    answer = await _ask(keyboard, question, write, args.level, lang)
     if answer is None:
         return None  # end of input: the computer plays on for you, as said
     answer = answer.lower()
     if kept is not None and answer in YES:
-        write(stopped_line(args))
+        write(stopped_line(args, lang))
         return 0
-    if answer in YES or (kept is not None and answer == "end"):
+    if answer in YES or (kept is not None and answer in END_WORDS):
         await service.end(table_id, YOU)
-        write(f"The same command now opens a new table in {kept}." if kept is not None
-              else "Nothing was kept.")
+        write(t(lang, "The same command now opens a new table in {kept}.", kept=kept)
+              if kept is not None else t(lang, "Nothing was kept."))
         return 0
-    write("  Going on.")
+    write("  " + t(lang, "Going on."))
     return None
 
 
 async def _joker_play(
-    keyboard: Keyboard, me: PlayerView, text: str, write: Callable[[str], None], level: str
+    keyboard: Keyboard, me: PlayerView, text: str, write: Callable[[str], None], level: str,
+    lang: Lang = DEFAULT_LANG,
 ) -> Play | None:
     """A card typed where a joker may be played: "JKH high trump" in one go, or the card and
     then its declaration at a second prompt. None when the input ran out."""
@@ -609,23 +651,25 @@ async def _joker_play(
         rest = " ".join(words[cut:])
         break
     else:
-        raise TableError(f"{text!r} is not a card: write it like 10H, QS or JK.")
+        raise TableError("{text!r} is not a card: write it like 10H, QS or JK.", text=text)
     held = _held(me, card)
     options = me.declarations_for(held)
     if not options:
         if rest:
-            raise TableError(f"The {held} is not declared: play it as it is.")
+            raise TableError("The {card} is not declared: play it as it is.", card=held)
         return Play(held)
     if not rest:
         said = ", ".join(option.text(me.trump_suit) for option in options)
-        answer = await _ask(keyboard, f"Declare the {held} ({said}): ", write, level)
+        question = t(lang, "Declare the {card} ({options}): ", card=card_word(lang, held),
+                     options=said)
+        answer = await _ask(keyboard, question, write, level, lang)
         if answer is None:
             return None
         rest = answer
     try:
         declaration = Declaration.parse(rest, me.trump_suit)
     except ValueError as err:
-        raise TableError(str(err)) from None
+        raise refused(err) from None
     return Play(held, declaration)
 
 
@@ -640,14 +684,14 @@ def _held(me: PlayerView, card: Card) -> Card:
     kinds = {c.kind for c in alike}
     if len(kinds) > 1:
         codes = " or ".join(sorted({c.code for c in alike}))
-        raise TableError(f"You hold more than one joker: say which, {codes}.")
+        raise TableError("You hold more than one joker: say which, {codes}.", codes=codes)
     return alike[0] if alike else card
 def _typed_card(text: str) -> Card:
     """A card as typed ("10h", "TH", "10♥"); TableError in words when it is none."""
     try:
-        return Card.parse(text)
+        return read_card(text)
     except ValueError as err:
-        raise TableError(sentence(str(err))) from None
+        raise refused(err) from None
 
 
 def _typed_suit(text: str) -> Suit:
@@ -655,7 +699,7 @@ def _typed_suit(text: str) -> Suit:
     try:
         return Suit.parse(text)
     except ValueError as err:
-        raise TableError(sentence(str(err))) from None
+        raise refused(err) from None
 
 
 def _is_suit(text: str) -> bool:
@@ -681,19 +725,22 @@ async def _submit(service: TableService, table_id: int, me: PlayerView, move: Mo
     await service.act(table_id, YOU, move, Guard.of(me))
 
 
-def _prompt(me: PlayerView) -> str:
+def _prompt(me: PlayerView, lang: Lang = DEFAULT_LANG) -> str:
     if me.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
         legal = me.legal_bids
         hook = me.hook_bid
-        note = f", not {hook}" if hook is not None and hook not in legal else ""
-        return f"Your bid (0-{max(legal) if legal else 0}{note}): "
+        most = max(legal) if legal else 0
+        if hook is not None and hook not in legal:
+            return t(lang, "Your bid (0-{most}, not {hook}): ", most=most, hook=hook)
+        return t(lang, "Your bid (0-{most}): ", most=most)
     if me.phase is Phase.PLAYING:
         if me.legal_declarations:
-            return f"Your card (a joker with its declaration, like {_joker_example(me)}): "
-        return "Your card: "
+            return t(lang, "Your card (a joker with its declaration, like {example}): ",
+                     example=_joker_example(me))
+        return t(lang, "Your card: ")
     if me.phase is Phase.TRUMP_CHOICE:
-        return "Name trump (C, D, H or S): "
-    return f"Discard {me.discards_needed} cards (e.g. 2C 3D): "
+        return t(lang, "Name trump (C, D, H or S): ")
+    return t(lang, "Discard {count} cards (e.g. 2C 3D): ", count=me.discards_needed)
 
 
 def _joker_example(me: PlayerView) -> str:
@@ -704,15 +751,21 @@ def _joker_example(me: PlayerView) -> str:
     return f"{card.code} {option.text(me.trump_suit)}"
 
 
-def _move_text(move: Move) -> str:
+def _move_text(move: Move, lang: Lang = DEFAULT_LANG) -> str:
     """A computer's move as you would type it."""
     if isinstance(move, Bid):
         return str(move.tricks)
     if isinstance(move, Play):
         if move.declaration is not None:
             said = move.declaration
-            suit = f" {said.suit.singular}" if said.suit is not None else ""
-            return f"{move.card.code} {'high' if said.high else 'low'}{suit}"
+            if said.suit is None:
+                suit = ""
+            elif lang == DEFAULT_LANG:
+                suit = " " + said.suit.singular
+            else:
+                suit = " " + tc(lang, "suit", said.suit.label)
+            high = t(lang, "high") if said.high else t(lang, "low")
+            return f"{move.card.code} {high}{suit}"
         return str(move.card)
     if isinstance(move, NameTrump):
         return move.suit.letter
@@ -720,7 +773,8 @@ def _move_text(move: Move) -> str:
 
 
 async def _ask(
-    keyboard: Keyboard, prompt: str, write: Callable[[str], None], level: str
+    keyboard: Keyboard, prompt: str, write: Callable[[str], None], level: str,
+    lang: Lang = DEFAULT_LANG,
 ) -> str | None:
     try:
         sys.stdout.write(prompt)
@@ -730,8 +784,8 @@ async def _ask(
     text = await keyboard.line()
     if text is None:
         write("")
-        write(f"(Ctrl-D, end of input: the {level} computer plays your seat to the end of the "
-              "game)")
+        write(t(lang, "(Ctrl-D, end of input: the {level} computer plays your seat to the end "
+                      "of the game)", level=level))
     elif not sys.stdin.isatty():
         write(text)  # echo piped answers so the transcript reads like a session
     return text

@@ -17,11 +17,11 @@ from bot.errors import TableError
 from bot.ledger import Ledger, no_change
 from bot.models import TableOptions, TableView
 from bot.table import LiveTable
-from engine import PlayerView
+from engine import Phrase, PlayerView
 
 log = logging.getLogger(__name__)
 
-CLOSED = "This table is closed: the game is over or was ended."
+CLOSED = Phrase("This table is closed: the game is over or was ended.")
 LAST_GAMES_KEPT = 1000
 """Channels whose last closed game `last_game` remembers (the most recent ones, in memory; older
 finished ones are read back from the store)."""
@@ -36,7 +36,7 @@ class TableDirectory:
         self._tables: dict[int, LiveTable] = {}
         self._by_channel: dict[int, int] = {}
         self._last_games: OrderedDict[int, TableView] = OrderedDict()  # channel -> closed game
-        self._gone: OrderedDict[int, str] = OrderedDict()  # table -> why it closed (refusals)
+        self._gone: OrderedDict[int, Phrase] = OrderedDict()  # table -> why it closed (refusals)
 
     # ---- the registry (the service's) ----------------------------------------------------------
 
@@ -66,16 +66,16 @@ class TableDirectory:
         """The live table; TableError when it is closed or unknown."""
         t = self._tables.get(table_id)
         if t is None:
-            raise TableError(self._gone.get(table_id, CLOSED))
+            raise TableError.of(self._gone.get(table_id, CLOSED))
         return t
 
-    def closed_because(self, table_id: int, why: str) -> None:
+    def closed_because(self, table_id: int, why: Phrase) -> None:
         """Remember why a table closed, so a control used later says so (bounded)."""
         self._gone[table_id] = why
         while len(self._gone) > LAST_GAMES_KEPT:
             self._gone.popitem(last=False)
 
-    def why_closed(self, table_id: int) -> str | None:
+    def why_closed(self, table_id: int) -> Phrase | None:
         """Why a table closed, while remembered."""
         return self._gone.get(table_id)
 
@@ -148,7 +148,7 @@ class TableDirectory:
         """The same by seat number (for the presenter that DMs each seat)."""
         t = self.get(table_id)
         if not 0 <= seat < len(t.seats):
-            raise TableError(f"There is no seat {seat} at this table.")
+            raise TableError("There is no seat {seat} at this table.", seat=seat)
         return _seat_view(t, seat)
 
     # ---- presenter bookkeeping (synchronous; saved soon after, safe inside publish) -------------

@@ -24,13 +24,14 @@ from bot import computer
 from bot.clock import Clock
 from bot.config import ServiceConfig
 from bot.errors import TableError
-from engine import PlayerView
+from engine import Phrase, PlayerView
 
 log = logging.getLogger(__name__)
 
-NOTHING_TO_DECIDE = "There is nothing for you to decide right now."
-BUSY = "Hints are busy right now; try again in a few seconds."
-STILL_THINKING = "Your last hint is still being worked out; it will be with you in a moment."
+NOTHING_TO_DECIDE = Phrase("There is nothing for you to decide right now.")
+BUSY = Phrase("Hints are busy right now; try again in a few seconds.")
+STILL_THINKING = Phrase(
+    "Your last hint is still being worked out; it will be with you in a moment.")
 
 Work = Callable[[PlayerView, int], str]
 """(view, seed) -> the hint's text; a top-level function when the desk uses a process."""
@@ -73,14 +74,15 @@ class HintDesk:
         person's last hint is in flight or cooling down, or every slot is taken. A refusal
         costs no thinking and changes nothing."""
         if not view.to_act:
-            raise TableError(NOTHING_TO_DECIDE)
+            raise TableError.of(NOTHING_TO_DECIDE)
         if user_id in self._asking:
-            raise TableError(STILL_THINKING)
+            raise TableError.of(STILL_THINKING)
         wait = self._cooldown_left(user_id)
         if wait > 0:
-            raise TableError(f"You can ask for another hint in {math.ceil(wait)} s.")
+            raise TableError("You can ask for another hint in {seconds} s.",
+                             seconds=math.ceil(wait))
         if len(self._asking) >= self._config.hint_slots:
-            raise TableError(BUSY)
+            raise TableError.of(BUSY)
         loop = asyncio.get_running_loop()
         job = asyncio.wrap_future(self._executor.submit(self._work, view, seed), loop=loop)
         self._asking.add(user_id)
@@ -90,7 +92,7 @@ class HintDesk:
         try:
             return await asyncio.shield(job)
         except ValueError:
-            raise TableError(NOTHING_TO_DECIDE) from None
+            raise TableError.of(NOTHING_TO_DECIDE) from None
 
     def close(self) -> None:
         """Drop waiting hints and let the worker go (a thinking hint is abandoned)."""

@@ -30,6 +30,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
+from engine.cards import Card
+from engine.phrase import Phrase, SuitWord, Term
+
 Lang = Literal["en", "nb"]
 LANGS: tuple[Lang, ...] = ("en", "nb")
 DEFAULT_LANG: Lang = "en"
@@ -98,3 +101,29 @@ def has(lang: Lang, context: str | None, message: str) -> bool:
     """Whether `lang`'s catalogue translates the message itself (English falls back to msgid)."""
     entry = catalogue(lang).get(message, context=context)
     return entry is not None and bool(entry.string)
+
+
+def say(lang: Lang, phrase: Phrase) -> str:
+    """A phrase (engine/phrase.py: a refusal, a rule line) in `lang`: its message through the
+    catalogue, each value in `lang`'s words too (a nested phrase, a suit, a special card)."""
+    text = translations(lang).gettext(phrase.message)
+    return text.format(**{name: _value(lang, value) for name, value in phrase.fields.items()})
+
+
+def card_word(lang: Lang, card: Card) -> str:
+    """A card as a sentence names it: "Q♥", and a special card's name in `lang` ("Høy joker")."""
+    return tc(lang, "card", str(card)) if card.special else str(card)
+
+
+def _value(lang: Lang, value: object) -> object:
+    if isinstance(value, Phrase):
+        return say(lang, value)
+    if isinstance(value, SuitWord):
+        return str(value) if lang == DEFAULT_LANG else tc(lang, "suit", value.suit.label)
+    if isinstance(value, Term):
+        return tc(lang, value.context, value.text)
+    if isinstance(value, Card):
+        return card_word(lang, value)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(_value(lang, item)) for item in value)
+    return value

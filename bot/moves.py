@@ -18,6 +18,7 @@ from bot.table import LiveTable
 from data import Action, LoggedAction
 from engine import (
     Bid,
+    Card,
     Discard,
     Game,
     IllegalAction,
@@ -25,7 +26,9 @@ from engine import (
     NameTrump,
     Outcome,
     Play,
+    Refusal,
     Rules,
+    Suit,
     move_from_payload,
 )
 
@@ -41,12 +44,47 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+NORWEGIAN_RANKS = {"knekt": "J", "kn": "J", "dame": "Q", "konge": "K", "ess": "A"}
+"""The court cards and the ace as Norwegian players name them."""
+
+
+def read_card(text: str) -> Card:
+    """A card as a player types it, in English (10H, QS, "q of hearts", JK) or as Norwegian
+    players say it, suit or rank first ("hjerter 10", "spar dame", "dame spar", "10 kløver");
+    Refusal (a ValueError) in words when it names none."""
+    words = text.lower().replace(" av ", " ").split() if isinstance(text, str) else []
+    words = [NORWEGIAN_RANKS.get(word, word) for word in words]
+    if len(words) == 2 and _is_suit_word(words[0]) and not _is_suit_word(words[1]):
+        words.reverse()  # Norwegian says the suit first: "hjerter 10"
+    try:
+        return Card.parse(" ".join(words) if words else text)
+    except Refusal:
+        raise Refusal("{text!r} is not a card: write the rank then the suit, like 10H, QS or "
+                      "A♦ (or JK, W, Jester for special cards).", text=text) from None
+
+
+def _is_suit_word(word: str) -> bool:
+    try:
+        Suit.parse(word)
+    except ValueError:
+        return False
+    return len(word) > 1
+
+
+def refused(err: ValueError) -> TableError:
+    """The TableError saying why a move or a card as typed was refused: the engine's phrase
+    (IllegalAction, a card or suit it cannot read), which the reader gets in their language."""
+    if isinstance(err, Refusal):
+        return TableError.of(err.phrase)
+    return TableError("That cannot be done: {reason}", reason=sentence(str(err)))
+
+
 def take(game: Game, seat: int, move: Move) -> Outcome:
     """Do a move on the engine; IllegalAction becomes TableError with the engine's words."""
     try:
         return game.apply(seat, move)
     except IllegalAction as err:
-        raise TableError(sentence(str(err))) from None
+        raise refused(err) from None
 
 
 def logged(outcome: Outcome, *, user_id: int | None = None, by: str | None = None,
@@ -98,4 +136,6 @@ def replay(rules: Rules, log: Iterable[LoggedAction]) -> Game | None:
     return game
 
 
-__all__ = ["LOG_NAMES", "logged", "perform", "replay", "sentence", "take"]
+__all__ = [
+    "LOG_NAMES", "logged", "perform", "read_card", "refused", "replay", "sentence", "take",
+]

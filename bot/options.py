@@ -21,30 +21,32 @@ def table_options(**chosen: Any) -> TableOptions:
         first = err.errors()[0]
         name = ".".join(str(p) for p in first.get("loc", ())) or "options"
         raise TableError(
-            f"The option {name} cannot be {first.get('input')!r} ({first['msg'].lower()}). If "
-            "it is this server's default, a server manager can set it again with "
-            "/ohhell settings."
+            "The option {option} cannot be {value!r} ({why}). If it is this server's default, a "
+            "server manager can set it again with /ohhell settings.", option=name,
+            value=first.get("input"), why=first["msg"].lower(),
         ) from None
 
 
 def check_level(level: str) -> None:
     """TableError unless `level` is a computer level (random, easy, medium, hard)."""
     if level not in COMPUTER_LEVELS:
-        raise TableError(f"There is no computer level {level!r}: use {', '.join(COMPUTER_LEVELS)}.")
+        raise TableError("There is no computer level {level!r}: use {levels}.", level=level,
+                         levels=", ".join(COMPUTER_LEVELS))
 
 
 def check_options(options: TableOptions) -> Rules:
     """The preset's rules, after checking the options can make rules at all."""
     presets = Rules.preset_names(special_cards=True)
     if options.preset not in presets:
-        raise TableError(f"There is no preset {options.preset!r}. Presets: {', '.join(presets)}.")
+        raise TableError("There is no preset {preset!r}. Presets: {presets}.",
+                         preset=options.preset, presets=", ".join(presets))
     check_level(options.computer_level)
     rules = rules_for(options)
     problems = [
-        rules.problem(players) for players in range(rules.min_players, rules.max_players + 1)
+        rules.why_not(players) for players in range(rules.min_players, rules.max_players + 1)
     ]
     if all(problems):
-        raise TableError(f"These rules can never be dealt: {problems[0]}")
+        raise TableError("These rules can never be dealt: {problem}", problem=problems[0])
     return Rules.preset(options.preset)
 
 
@@ -66,7 +68,8 @@ def rules_for(options: TableOptions) -> Rules:
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "options"
-        raise TableError(f"Those options do not work together ({where}: {first['msg']}).") from None
+        raise TableError("Those options do not work together ({where}: {why}).", where=where,
+                         why=first["msg"]) from None
 
 
 __all__ = ["check_level", "check_options", "rules_for", "table_options"]

@@ -33,13 +33,14 @@ from bot.scheduler import Scheduler
 from bot.table import LiveTable
 from bot.timers import TurnTimers
 from data import Action, StoreError, TableTakenOver
-from engine import Move, Phase
+from engine import Move, Phase, Phrase
 
 log = logging.getLogger(__name__)
 
-NOT_SAVED = ("Your move could not be saved just now, so nothing changed: the game is as it "
-             "was. Please try again in a moment.")
-TAKEN_OVER = "This table moved to another copy of the bot a moment ago: please try again."
+NOT_SAVED = Phrase("Your move could not be saved just now, so nothing changed: the game is as "
+                   "it was. Please try again in a moment.")
+TAKEN_OVER = Phrase(
+    "This table moved to another copy of the bot a moment ago: please try again.")
 RETRY_FIRST, RETRY_MOST = 1.0, 60.0
 """Seconds before a computer move whose save failed is tried again, doubling up to the most."""
 
@@ -79,7 +80,7 @@ class TableRunner:
                 raise
             except StoreError:
                 log.exception("table %s: a change could not be saved", t.id)
-                raise TableError(NOT_SAVED) from None
+                raise TableError.of(NOT_SAVED) from None
             await self._follow(t, events)
             return t.view()
 
@@ -177,7 +178,7 @@ class TableRunner:
             log.warning("table %s is driven by another process now: dropped here", t.id)
             self._disarm(t)
             self._directory.drop(t)
-            raise TableError(TAKEN_OVER) from None
+            raise TableError.of(TAKEN_OVER) from None
 
     # ---- what follows a commit -----------------------------------------------------------------
 
@@ -239,7 +240,7 @@ class TableRunner:
 
     def _need_live(self, t: LiveTable) -> None:
         if not t.status.active or not self._holds(t):
-            raise TableError(self._directory.why_closed(t.id) or CLOSED)
+            raise TableError.of(self._directory.why_closed(t.id) or CLOSED)
 
     # ---- computers -----------------------------------------------------------------------------
 

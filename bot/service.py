@@ -50,7 +50,7 @@ from bot.guard import Guard
 from bot.hints import HintDesk
 from bot.ledger import Change, Ledger
 from bot.models import TableOptions, TableStatus, TableView
-from bot.moves import perform
+from bot.moves import perform, refused
 from bot.narrate import hand_dealt
 from bot.outages import Outages
 from bot.presenter import Presenter
@@ -82,12 +82,14 @@ from engine import (
     Rules,
     Suit,
 )
+from engine.phrase import Phrase, Term
 
 log = logging.getLogger(__name__)
 
-GONE_CHANNEL = ("This game ended because its channel was deleted; no result was recorded. "
-                "Start a new game with /ohhell start in another channel.")
-GONE_GUILD = "This game ended because the bot was removed from the server; no result was recorded."
+GONE_CHANNEL = Phrase("This game ended because its channel was deleted; no result was recorded. "
+                      "Start a new game with /ohhell start in another channel.")
+GONE_GUILD = Phrase(
+    "This game ended because the bot was removed from the server; no result was recorded.")
 
 
 class TableService:
@@ -191,8 +193,9 @@ class TableService:
             raise TableError("There is already a table in this channel.")
         if 1 + options.computers > preset.max_players:
             raise TableError(
-                f"{options.preset} seats at most {preset.max_players} players, "
-                f"so {options.computers} computer players do not fit beside you."
+                "{preset} seats at most {most} players, so {computers} computer players do not "
+                "fit beside you.", preset=Term("preset", preset.title), most=preset.max_players,
+                computers=options.computers,
             )
         seats = [LiveSeat(name=host_name, user_id=host_id)]
         for _ in range(options.computers):
@@ -266,7 +269,7 @@ class TableService:
                 raise TableError("You are already at this table.")
             limit = Rules.preset(t.options.preset).max_players
             if len(t.seats) >= limit:
-                raise TableError(f"The table is full ({limit} seats).")
+                raise TableError("The table is full ({limit} seats).", limit=limit)
             t.seats.append(LiveSeat(name=name, user_id=user_id))
             seat = len(t.seats) - 1
             events.append(SeatsChanged("join", seat, name, user_id))
@@ -293,12 +296,12 @@ class TableService:
 
         def act(t: LiveTable, events: list[Event]) -> Action:
             checks.need_lobby(t)
-            checks.need_host(t, user_id, "add computer players")
+            checks.need_host(t, user_id, Phrase("Only the host can add computer players."))
             chosen = level or t.options.computer_level
             options_.check_level(chosen)
             limit = Rules.preset(t.options.preset).max_players
             if len(t.seats) >= limit:
-                raise TableError(f"The table is full ({limit} seats).")
+                raise TableError("The table is full ({limit} seats).", limit=limit)
             t.seats.append(_computer_seat(t.seats, chosen))
             seat = len(t.seats) - 1
             events.append(SeatsChanged("add_computer", seat, t.seats[seat].name, None))
@@ -312,22 +315,23 @@ class TableService:
 
         def act(t: LiveTable, events: list[Event]) -> Action:
             checks.need_lobby(t)
-            checks.need_host(t, user_id, "deal")
+            checks.need_host(t, user_id, Phrase("Only the host can deal."))
             players = len(t.seats)
             rules = options_.rules_for(t.options)
             if players < max(3, rules.min_players):
                 raise TableError(
-                    f"{rules.name} needs at least {max(3, rules.min_players)} players; "
-                    f"there are {players}. Ask others to join or add computer players."
+                    "{preset} needs at least {least} players; there are {players}. Ask others to "
+                    "join or add computer players.", preset=Term("preset", rules.title),
+                    least=max(3, rules.min_players), players=players,
                 )
-            problem = rules.problem(players)
-            if problem:
-                raise TableError(problem)
+            problem = rules.why_not(players)
+            if problem is not None:
+                raise TableError.of(problem)
             seed = t.options.seed if t.options.seed is not None else secrets.randbits(31)
             try:
                 game = Game.new(players=players, rules=rules, seed=seed)
             except ValueError as err:
-                raise TableError(str(err)) from None
+                raise refused(err) from None
             t.rules = rules
             t.game = game
             t.status = TableStatus.PLAYING
@@ -415,7 +419,7 @@ class TableService:
         """Host only: in the lobby the target's seat goes; mid-game a computer takes it."""
 
         def act(t: LiveTable, events: list[Event]) -> Action:
-            checks.need_host(t, user_id, "remove players")
+            checks.need_host(t, user_id, Phrase("Only the host can remove players."))
             if target_id == user_id:
                 raise TableError("You cannot remove yourself: use leave, or end the game.")
             seat = t.seat_of(target_id)
@@ -462,7 +466,7 @@ class TableService:
                 ended.append(view.table_id)
         return ended
 
-    async def _close_for(self, table_id: int, reason: str, refusal: str) -> None:
+    async def _close_for(self, table_id: int, reason: str, refusal: Phrase) -> None:
         def act(t: LiveTable, events: list[Event]) -> Action:
             t.status = TableStatus.CANCELLED
             t.deadline = None

@@ -29,7 +29,7 @@ from bot.events import (
 )
 from bot.i18n import DEFAULT_LANG, Lang, t, tc, tn
 from bot.models import TableView
-from engine import Card, Phase, Suit, sort_hand
+from engine import Card, Phase, Rules, Suit, sort_hand
 
 if TYPE_CHECKING:
     from engine import HandRecord, PlayerView
@@ -39,6 +39,14 @@ Write = Callable[[str], None]
 
 def _cards(count: int, lang: Lang) -> str:
     return tn(lang, "{n} card", "{n} cards", count)
+
+
+def _preset_title(name: str, lang: Lang) -> str:
+    """A preset's title in `lang` ("Klassisk Oh Hell"); an unknown name as it is."""
+    try:
+        return tc(lang, "preset", Rules.preset(name).title)
+    except ValueError:
+        return name
 
 
 def _suit(suit: Suit, lang: Lang) -> str:
@@ -233,13 +241,16 @@ class TerminalPresenter:
         """A seat's name, with "(you)" for the person at the keyboard."""
         s = view.seats[seat]
         mine = self.me_user_id is not None and s.user_id == self.me_user_id
-        you = " " + t(self.lang, "(you)") if mine and s.name.lower() != "you" else ""
+        you = " " + t(self.lang, "(you)") if mine and not self._named_you(s.name) else ""
         return f"{s.name}{you}"
 
     def is_you(self, view: TableView, seat: int) -> bool:
-        """The seat is the person at the keyboard, named "You"."""
+        """The seat is the person at the keyboard, named "You" (or "Du" in Norwegian)."""
         s = view.seats[seat]
-        return s.user_id == self.me_user_id and s.name.lower() == "you"
+        return s.user_id == self.me_user_id and self._named_you(s.name)
+
+    def _named_you(self, name: str) -> bool:
+        return name.lower() in ("you", t(self.lang, "You").lower())
 
     def render(self, view: TableView, event: Event) -> list[str]:
         """The lines for one event. A sentence whose subject is "You" is its own message, as
@@ -248,7 +259,7 @@ class TerminalPresenter:
         match event:
             case TableOpened():
                 return [t(lang, "Table {table} opened ({preset}).", table=view.table_id,
-                          preset=view.options.preset)]
+                          preset=_preset_title(view.options.preset, lang))]
             case SeatsChanged(reason="join" | "add_computer", name=name):
                 return [t(lang, "{name} sits down.", name=name)]
             case SeatsChanged(reason="replaced", name=name):
@@ -257,7 +268,8 @@ class TerminalPresenter:
                 return [t(lang, "{name} leaves.", name=name)]
             case GameStarted(players=players, preset=preset):
                 seats = ", ".join(n(view, i) for i in range(len(view.seats)))
-                return [t(lang, "A game of {preset} for {players}: {seats}.", preset=preset,
+                return [t(lang, "A game of {preset} for {players}: {seats}.",
+                          preset=_preset_title(preset, lang),
                           players=players, seats=seats)]
             case HandDealt():
                 total = view.state.hand_count if view.state is not None else None

@@ -1,8 +1,9 @@
 """The command tree: every failure gets an answer, an ephemeral sentence, never "This
 interaction failed".
 
-Refusals (TableError) are the service's own sentences, shown as they are. Discord-side refusals
-(missing permission, a command used outside a server) get plain words. Anything unexpected is
+Refusals (TableError) are the service's own sentences, said in the person's language (their
+client's locale, `lang_for(interaction.locale)`). Discord-side refusals (missing permission, a
+command used outside a server) get plain words, in that language too. Anything unexpected is
 logged with its context (who, where, which command or control) and answered with an apology:
 the game's state is safe because every action is committed or refused as a whole.
 
@@ -24,6 +25,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import TableError
+from bot.i18n import DEFAULT_LANG, Lang, lang_for, t, tc
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +35,12 @@ DISCORD_TEXT_LIMIT = 6000
 
 SORRY = ("Something went wrong on my side, sorry. The game is safe: nothing was half-done. "
          "Please try again.")
+"""The apology in English (the catalogue's msgid): `sorry(lang)` says it."""
+
+
+def sorry(lang: Lang = DEFAULT_LANG) -> str:
+    return t(lang, "Something went wrong on my side, sorry. The game is safe: nothing was "
+                   "half-done. Please try again.")
 
 
 def unwrap(error: BaseException) -> BaseException:
@@ -43,24 +51,33 @@ def unwrap(error: BaseException) -> BaseException:
     return error
 
 
-def words_for(error: BaseException) -> str | None:
-    """A sentence for an expected refusal, or None for an unexpected error."""
+def words_for(error: BaseException, lang: Lang = DEFAULT_LANG) -> str | None:
+    """A sentence in `lang` for an expected refusal, or None for an unexpected error."""
     error = unwrap(error)
     if isinstance(error, TableError):
-        return str(error)
+        return error.text(lang)
     if isinstance(error, app_commands.MissingPermissions):
-        perms = ", ".join(p.replace("_", " ").replace("guild", "server").title()
-                          for p in error.missing_permissions)
-        return f"You need the {perms} permission to do that."
+        perms = ", ".join(_permission(lang, p) for p in error.missing_permissions)
+        return t(lang, "You need the {permissions} permission to do that.", permissions=perms)
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Use this command in a server channel, where the table is."
+        return t(lang, "Use this command in a server channel, where the table is.")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+        return t(lang, "Slow down a little: try again in {seconds} s.",
+                 seconds=f"{error.retry_after:.0f}")
     if isinstance(error, app_commands.CommandNotFound):
-        return "That command is out of date; Discord will show the new ones shortly."
+        return t(lang, "That command is out of date; Discord will show the new ones shortly.")
     if isinstance(error, app_commands.CheckFailure):
-        return "You cannot use that here."
+        return t(lang, "You cannot use that here.")
     return None
+
+
+def _permission(lang: Lang, name: str) -> str:
+    """A Discord permission as its app names it ("Manage Server"); the ones the bot asks for
+    have their Norwegian in the catalogue, any other reads as Discord's English."""
+    english = name.replace("_", " ").replace("guild", "server").title()
+    if name == "manage_guild":
+        return t(lang, "Manage Server")
+    return english
 
 
 def context_of(interaction: discord.Interaction) -> str:
@@ -73,13 +90,15 @@ def context_of(interaction: discord.Interaction) -> str:
 
 
 async def report(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer a failed interaction ephemerally; log it when it was not a refusal."""
-    text = words_for(error)
+    """Answer a failed interaction ephemerally, in the person's language; log it when it was
+    not a refusal."""
+    lang = lang_for(interaction.locale)
+    text = words_for(error, lang)
     if text is None:
         original = unwrap(error)
         log.error("unexpected error in %s", context_of(interaction),
                   exc_info=(type(original), original, original.__traceback__))
-        text = SORRY
+        text = sorry(lang)
     if interaction.type is discord.InteractionType.autocomplete:
         return  # nothing to say in an autocomplete; an empty list was or will be shown
     try:
@@ -97,36 +116,45 @@ def option_problem(interaction: discord.Interaction) -> str | None:
     if not isinstance(command, app_commands.Command):
         return None
     given = dict(iter(interaction.namespace))
+    lang = lang_for(interaction.locale)
     for parameter in command.parameters:
         if parameter.display_name in given:
-            problem = _value_problem(parameter, given[parameter.display_name])
+            problem = _value_problem(parameter, given[parameter.display_name], lang)
             if problem is not None:
-                return f"The option {parameter.display_name} {problem}; nothing was changed."
+                return problem
     return None
 
 
-def _value_problem(parameter: app_commands.Parameter, value: object) -> str | None:
+def _value_problem(parameter: app_commands.Parameter, value: object, lang: Lang) -> str | None:
     kind = parameter.type
+    option = tc(lang, "slash name", parameter.display_name)  # as the person's app names it
     if parameter.choices:
         allowed = [choice.value for choice in parameter.choices]
         if value not in allowed:
-            return f"takes one of {', '.join(str(a) for a in allowed)}"
+            return t(lang, "The option {option} takes one of {allowed}; nothing was changed.",
+                     option=option, allowed=", ".join(str(a) for a in allowed))
         return None
     if kind in (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number):
         whole = kind is discord.AppCommandOptionType.integer
         if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
-            return f"takes a {'whole ' if whole else ''}number"
+            if whole:
+                return t(lang, "The option {option} takes a whole number; nothing was changed.",
+                         option=option)
+            return t(lang, "The option {option} takes a number; nothing was changed.",
+                     option=option)
         low = -DISCORD_INTEGER_LIMIT if parameter.min_value is None else parameter.min_value
         high = DISCORD_INTEGER_LIMIT if parameter.max_value is None else parameter.max_value
         if not low <= value <= high:
-            return f"takes {_number(low)} to {_number(high)}"
+            return t(lang, "The option {option} takes {low} to {high}; nothing was changed.",
+                     option=option, low=_number(low), high=_number(high))
     elif kind is discord.AppCommandOptionType.string:
         if not isinstance(value, str):
-            return "takes text"
+            return t(lang, "The option {option} takes text; nothing was changed.", option=option)
         low = int(parameter.min_value or 0)
         high = int(parameter.max_value or DISCORD_TEXT_LIMIT)
         if not low <= len(value) <= high:
-            return f"takes {low} to {high} characters"
+            return t(lang, "The option {option} takes {low} to {high} characters; nothing was "
+                           "changed.", option=option, low=low, high=high)
     return None
 
 
@@ -167,6 +195,7 @@ __all__ = [
     "context_of",
     "option_problem",
     "report",
+    "sorry",
     "unwrap",
     "words_for",
 ]

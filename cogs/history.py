@@ -355,8 +355,8 @@ async def _forget(store: Store, user_id: int, guild_id: int | None) -> Any:
         return await store.forget_player(user_id, guild_id)
     except PlayerSeated as seated:
         channels = ", ".join(f"<#{c}>" for c in seated.channel_ids)
-        raise TableError(f"That person is seated at a game in progress ({channels}): it can be "
-                         "forgotten once they leave or the game ends.") from None
+        raise TableError("That person is seated at a game in progress ({channels}): it can be "
+                         "forgotten once they leave or the game ends.", channels=channels) from None
 
 
 # -- the commands ----------------------------------------------------------------------------

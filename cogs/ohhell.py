@@ -23,7 +23,7 @@ from bot.errors import TableError
 from bot.guard import Guard
 from bot.i18n import Lang, lang_for, t, tn
 from bot.models import COMPUTER_LEVELS, TableView
-from bot.moves import sentence
+from bot.moves import read_card, refused
 from bot.options import table_options
 from bot.records import GuildSettings, Records
 from bot.service import TableService
@@ -33,7 +33,7 @@ from cogs.gateway import Gateway
 from cogs.interact import Acting, acting_as
 from cogs.nudges import stored_preference
 from cogs.presenter import COMPUTER_HOLD_SLACK, DiscordPresenter
-from engine import Bid, Card, Declaration, Move, Phase, Play, Rules, sort_hand
+from engine import Bid, Declaration, Move, Phase, Play, Rules, sort_hand
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +72,9 @@ NOTIFY_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in
 
 
 class CardTransformer(app_commands.Transformer):
-    """`/ohhell play card:` text ("10h", "TH", "10♥", "QS") to the Play it means; text that
-    is no card is refused in the parser's words (a TableError, answered ephemerally)."""
+    """`/ohhell play card:` text ("10h", "TH", "10♥", "QS", or Norwegian "hjerter 10") to the
+    Play it means; text that is no card is refused in the parser's words (a TableError,
+    answered ephemerally in the person's language)."""
 
     @property
     def min_value(self) -> int:
@@ -85,9 +86,9 @@ class CardTransformer(app_commands.Transformer):
 
     async def transform(self, interaction: discord.Interaction, value: Any, /) -> Play:
         try:
-            return Play(Card.parse(str(value)))
+            return Play(read_card(str(value)))
         except ValueError as err:
-            raise TableError(sentence(str(err))) from None
+            raise refused(err) from None
 
 
 class OhHell(commands.Cog, name=views.COG_NAME):
@@ -167,7 +168,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         except TableError as err:
             acting.responded.set()
             self.presenter.release(acting)
-            await self._refuse(interaction, str(err), table_id)
+            await self._refuse(interaction, err.text(own_lang(interaction)), table_id)
             return
         except BaseException:
             acting.responded.set()
@@ -373,7 +374,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             try:
                 said = Declaration.parse(declare, state.trump_suit if state else None)
             except ValueError as err:
-                raise TableError(sentence(str(err))) from None
+                raise refused(err) from None
             card = Play(card.card, said)
         move = card
         await self._act(interaction, tid,

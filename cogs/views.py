@@ -24,7 +24,7 @@ from bot.card_words import card_label, card_name, declaration_text
 from bot.errors import TableError
 from bot.guard import GUARD_PATTERN, Guard
 from bot.i18n import DEFAULT_LANG, Lang, lang_for, t, tc, tn
-from bot.moves import sentence
+from bot.moves import refused
 from cogs.history import ReplayTableButton
 from engine import (
     Bid,
@@ -92,7 +92,7 @@ def _cards(values: Sequence[str]) -> tuple[Card, ...]:
     try:
         return tuple(Card.parse(value) for value in values)
     except ValueError as err:
-        raise TableError(sentence(str(err))) from None
+        raise refused(err) from None
 
 
 def _card_options(cards: Sequence[Card], lang: Lang) -> list[discord.SelectOption]:
@@ -240,7 +240,7 @@ class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         try:
             move = move_from_code(value)
         except ValueError as err:
-            raise TableError(sentence(str(err))) from None
+            raise refused(err) from None
         if not isinstance(move, Play):
             raise TableError("That is not a card to play.")
         return move

@@ -14,6 +14,7 @@ from engine.moves import (
     move_from_payload,
 )
 from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
+from engine.phrase import Phrase, Refusal, SuitWord, Term
 from engine.rules import Rules
 from engine.scoring import HandRecord
 from engine.special_game import SpecialGame
@@ -34,12 +35,16 @@ __all__ = [
     "NameTrump",
     "Outcome",
     "Phase",
+    "Phrase",
     "Play",
     "PlayerView",
     "PublicState",
+    "Refusal",
     "Rules",
     "SpecialGame",
     "Suit",
+    "SuitWord",
+    "Term",
     "Trick",
     "TrickResult",
     "move_from_code",

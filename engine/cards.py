@@ -14,6 +14,8 @@ import re
 from enum import IntEnum
 from typing import Any, ClassVar
 
+from engine.phrase import Refusal
+
 
 class Suit(IntEnum):
     """The four suits, in the order a sorted hand shows them."""
@@ -43,12 +45,9 @@ class Suit(IntEnum):
     @classmethod
     def parse(cls, text: str) -> Suit:
         """Read a suit from a letter, symbol or name ("h", "♥", "hearts")."""
-        if not isinstance(text, str):
-            raise ValueError(f"{text!r} is not a suit: use C, D, H or S")
-        key = text.strip().lower()
-        suit = _SUIT_NAMES.get(key)
+        suit = _SUIT_NAMES.get(text.strip().lower()) if isinstance(text, str) else None
         if suit is None:
-            raise ValueError(f"{text!r} is not a suit: use C, D, H or S")
+            raise Refusal("{text!r} is not a suit: use C, D, H or S.", text=text)
         return suit
 
 
@@ -60,11 +59,14 @@ for _suit in Suit:
         _SUIT_NAMES[_key.lower()] = _suit
 _OUTLINE_SYMBOLS = {"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
 _SUIT_NAMES.update(_OUTLINE_SYMBOLS)
+_SUIT_NAMES.update({"kløver": Suit.CLUBS, "klover": Suit.CLUBS, "ruter": Suit.DIAMONDS,
+                    "hjerter": Suit.HEARTS, "spar": Suit.SPADES})
+"""Norwegian players' suit names, read too (a front end may speak Norwegian)."""
 
 RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}
 _RANK_WORDS = {11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
 _RANK_PARSE = {str(r): r for r in range(2, 11)} | {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
-_CARD_TEXT = re.compile(r"^\s*(10|[2-9TJQKA])\s*(?:of\s+)?([CDHS♣♦♥♠♤♡♢♧]|[a-z]+)\s*$", re.I)
+_CARD_TEXT = re.compile(r"^\s*(10|[2-9TJQKA])\s*(?:of\s+)?([CDHS♣♦♥♠♤♡♢♧]|[a-zæøå]+)\s*$", re.I)
 
 
 class Card:
@@ -150,9 +152,9 @@ class Card:
                 return special
             match = _CARD_TEXT.match(text)
         if match is None:
-            raise ValueError(
-                f"{text!r} is not a card: write the rank then the suit, like 10H, QS or A♦ "
-                "(or JK, W, Jester for special cards)"
+            raise Refusal(
+                "{text!r} is not a card: write the rank then the suit, like 10H, QS or A♦ "
+                "(or JK, W, Jester for special cards).", text=text
             )
         rank = _RANK_PARSE[match.group(1).upper()]
         return cls(rank, Suit.parse(match.group(2)))

@@ -17,14 +17,16 @@ from engine.cards import ALL_CARDS, STANDARD_DECK, Card, Suit
 from engine.deal import by_suit, card_index, deal_rng, dealt_pack, shuffled, slot_of
 from engine.moves import Bid, Declaration, Discard, Move, NameTrump, Phase, Play
 from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
+from engine.phrase import Phrase, Refusal, SuitWord
 from engine.rules import EXTRA_HAND_LIMIT, TARGET_GAME_HAND_LIMIT, Rules
 from engine.scoring import HandRecord, exact_bid_winners, hand_points
 from engine.snapshot import UNREADABLE, game_to_json, restore, snapshot_data
 from engine.view import PlayerView, PublicState, player_view, public_state
 
 
-class IllegalAction(ValueError):
-    """A refused action. The message is a sentence a player can read."""
+class IllegalAction(Refusal):
+    """A refused action: a sentence a player can read, as a phrase (engine/phrase.py) a front
+    end says in the reader's language."""
 
 
 _PLAYING = Phase.PLAYING
@@ -43,8 +45,8 @@ def parse_card(card: Card | str) -> Card:
         return card
     try:
         return Card.parse(card)
-    except ValueError as error:
-        raise IllegalAction(str(error)) from None
+    except Refusal as error:
+        raise IllegalAction.of(error.phrase) from None
 
 
 class _Told:
@@ -133,9 +135,9 @@ class Game:
         `deck` fixes the whole pack's order for the first hand, top card first.
         """
         rules = rules if rules is not None else Rules.preset("classic")
-        problem = rules.problem(players)
-        if problem:
-            raise ValueError(problem)
+        problem = rules.why_not(players)
+        if problem is not None:
+            raise Refusal.of(problem)
         game = cls.__new__(game_class(rules))
         game.players = players
         game.rules = rules
@@ -425,15 +427,15 @@ class Game:
                 return others
         return _ANY_SUIT
 
-    def _refusal(self, suits: tuple[Suit, ...]) -> str:
+    def _refusal(self, suits: tuple[Suit, ...]) -> Phrase:
         """Why a card outside `_playable_suits` (`suits`) is refused, in words."""
         trick = self.current_trick
         if not trick:
-            return "Trumps have not been broken yet: lead another suit while you hold one."
-        led = trick[0][1].suit
-        if suits[0] == led:
-            return f"You must follow suit: you hold a {suits[0].singular}."
-        return f"You cannot follow suit, so you must trump: you hold a {suits[0].singular}."
+            return Phrase("Trumps have not been broken yet: lead another suit while you hold one.")
+        held = SuitWord(suits[0], singular=True)
+        if suits[0] == trick[0][1].suit:
+            return Phrase("You must follow suit: you hold a {suit}.", suit=held)
+        return Phrase("You cannot follow suit, so you must trump: you hold a {suit}.", suit=held)
 
     def legal_declarations(self, card: Card, seat: int | None = None) -> list[Declaration]:
         """What `card` may be declared as it is played now; empty when it takes no declaration
@@ -464,7 +466,7 @@ class Game:
                 self._discard(seat, list(move.cards))
                 told.hidden = True
             else:
-                raise IllegalAction(f"{move!r} is not a move.")
+                raise IllegalAction("{move!r} is not a move.", move=move)
         finally:
             self._told = None
         return Outcome(
@@ -488,7 +490,7 @@ class Game:
 
     def _play_move(self, seat: int, move: Play) -> None:
         if move.declaration is not None:
-            raise IllegalAction(f"The {move.card} is not declared: only a joker is.")
+            raise IllegalAction("The {card} is not declared: only a joker is.", card=move.card)
         self.play(seat, move.card)
 
     def choose_trump(self, seat: int, suit: Suit | str) -> None:
@@ -496,8 +498,9 @@ class Game:
         if isinstance(suit, str):
             try:
                 suit = Suit.parse(suit)
-            except ValueError as error:
-                raise IllegalAction(f"{error}; no-trump is not allowed.") from None
+            except ValueError:
+                raise IllegalAction("{text!r} is not a suit: use C, D, H or S; no-trump is not "
+                                    "allowed.", text=suit) from None
         if not isinstance(suit, Suit):
             raise IllegalAction("Choose a suit: clubs, diamonds, hearts or spades.")
         self.apply(seat, NameTrump(suit))
@@ -530,11 +533,11 @@ class Game:
             raise IllegalAction("You have already discarded this hand.")
         needed = self._discards_needed()
         if len(chosen) != needed or len(set(chosen)) != needed:
-            raise IllegalAction(f"Discard exactly {needed} different cards.")
+            raise IllegalAction("Discard exactly {needed} different cards.", needed=needed)
         held = self._held[seat]
         for card in chosen:
             if card not in held[slot_of(card)]:
-                raise IllegalAction(f"You do not hold the {card}.")
+                raise IllegalAction("You do not hold the {card}.", card=card)
         for card in chosen:
             held[slot_of(card)].remove(card)
         self.discarded[seat] = self.discarded[seat] + chosen
@@ -561,13 +564,13 @@ class Game:
         if isinstance(tricks, bool) or not isinstance(tricks, int):
             raise IllegalAction("A bid is a whole number of tricks.")
         if not 0 <= tricks <= self.tricks_in_hand:
-            raise IllegalAction(f"Bids go from 0 to {self.tricks_in_hand} in this hand.")
+            raise IllegalAction("Bids go from 0 to {most} in this hand.", most=self.tricks_in_hand)
         if phase is Phase.BIDDING and seat == self.dealer:
             hook = self.hook_bid
             if tricks == hook:
                 raise IllegalAction(
-                    f"The dealer may not bid {tricks}: the bids would add up to the "
-                    f"{self.tricks_in_hand} tricks."
+                    "The dealer may not bid {bid}: the bids would add up to the {tricks} tricks.",
+                    bid=tricks, tricks=self.tricks_in_hand,
                 )
         self.bids[seat] = tricks
         if phase is Phase.SIMULTANEOUS_BIDDING:
@@ -608,17 +611,18 @@ class Game:
         held = self._held[seat]
         suit = card.suit
         if suit is None:  # a special card: the standard pack never holds one
-            raise IllegalAction(f"You do not hold a {card}: this pack has no special cards.")
+            raise IllegalAction("You do not hold a {card}: this pack has no special cards.",
+                                card=card)
         same_suit = held[suit]
         try:
             position = same_suit.index(card)
         except ValueError:
-            raise IllegalAction(f"You do not hold the {card}.") from None
+            raise IllegalAction("You do not hold the {card}.", card=card) from None
         suits = self._playable
         if suits is None:
             suits = self._playable_suits(held)
         if suit not in suits:
-            raise IllegalAction(self._refusal(suits))
+            raise IllegalAction.of(self._refusal(suits))
         self._playable = None  # the position moves on
         trick = self.current_trick
         del same_suit[position]

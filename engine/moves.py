@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any, TypeAlias
 
 from engine.cards import Card, Suit
+from engine.phrase import Refusal
 
 
 class Phase(StrEnum):
@@ -74,25 +75,26 @@ class Declaration:
         high: bool | None = None
         suit: Suit | None = None
         for word in words:
-            if word in ("high", "hi", "h", "up", "wins", "win"):
+            if word in ("high", "hi", "h", "up", "wins", "win", "høy", "hoy"):
                 high = True
-            elif word in ("low", "lo", "l", "down", "loses", "lose"):
+            elif word in ("low", "lo", "l", "down", "loses", "lose", "lav"):
                 high = False
-            elif word in ("trump", "trumps", "t"):
+            elif word in ("trump", "trumps", "t", "trumf"):
                 suit = trump
-            elif word in ("of", "as", "the", "a"):
+            elif word in ("of", "as", "the", "a", "som"):
                 continue
             else:
                 try:
                     suit = Suit.parse(word)
                 except ValueError:
-                    raise ValueError(
-                        f"{text!r} is not a declaration: say high or low and a suit, like "
-                        "'high trump' or 'low diamond'"
+                    raise Refusal(
+                        "{text!r} is not a declaration: say high or low and a suit, like "
+                        "'high trump' or 'low diamond'.", text=text
                     ) from None
         if high is None:
-            raise ValueError(
-                f"{text!r} does not say high or low: like 'high trump' or 'low diamond'"
+            raise Refusal(
+                "{text!r} does not say high or low: like 'high trump' or 'low diamond'.",
+                text=text,
             )
         return cls(suit=suit, high=high)
 

@@ -6,6 +6,7 @@ into the concrete hand sizes for a table, and refuses, in words, a table it cann
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -23,6 +24,7 @@ from engine.cards import (
     Card,
     Suit,
 )
+from engine.phrase import Phrase, Refusal, SuitWord, Term
 
 HandSequence = Literal["down_up", "up_down", "up", "down", "fixed", "random"]
 Scoring = Literal["common", "strict", "penalty", "bonus_only", "wizard"]
@@ -51,11 +53,11 @@ MAX_HANDS = 100
 """No game plans more hands than this."""
 
 SCORING_TEXT = {
-    "common": "exact bid: 10 + 1 per trick; missed: 1 per trick",
-    "strict": "exact bid: 10 + the bid; missed: nothing",
-    "penalty": "exact bid: 10 + 1 per trick; missed: minus 1 per trick over or under",
-    "bonus_only": "exact bid: 10; missed: nothing",
-    "wizard": "exact bid: 20 + 10 per trick; missed: minus 10 per trick over or under",
+    "common": Phrase("exact bid: 10 + 1 per trick; missed: 1 per trick"),
+    "strict": Phrase("exact bid: 10 + the bid; missed: nothing"),
+    "penalty": Phrase("exact bid: 10 + 1 per trick; missed: minus 1 per trick over or under"),
+    "bonus_only": Phrase("exact bid: 10; missed: nothing"),
+    "wizard": Phrase("exact bid: 20 + 10 per trick; missed: minus 10 per trick over or under"),
 }
 
 
@@ -155,6 +157,11 @@ class Rules(BaseModel):
         return self
 
     def problem(self, players: int | None = None) -> str | None:
+        """Why these rules cannot be played (at this table size), in English, or None."""
+        why = self.why_not(players)
+        return None if why is None else str(why)
+
+    def why_not(self, players: int | None = None) -> Phrase | None:
         """Why these rules cannot be played (at this table size), or None.
 
         Kept apart from pydantic validation because `model_copy(update=...)` skips validation:
@@ -164,95 +171,100 @@ class Rules(BaseModel):
         if bounds:
             return bounds
         if self.min_players > self.max_players:
-            return "The smallest table cannot be larger than the largest."
+            return Phrase("The smallest table cannot be larger than the largest.")
         if self.trump_choice == "rotation" and not self.trump_rotation:
-            return "Trump by rotation needs a list of trump suits."
+            return Phrase("Trump by rotation needs a list of trump suits.")
         if self.hand_sizes is not None and not self.hand_sizes:
-            return "An explicit hand sequence needs at least one hand."
+            return Phrase("An explicit hand sequence needs at least one hand.")
         if self.hand_sizes and any(size < 1 for size in self.hand_sizes):
-            return "Every hand needs at least one card."
+            return Phrase("Every hand needs at least one card.")
         if (
             self.hand_sequence == "fixed"
             and self.hand_count is None
             and self.deals_per_seat is None
             and self.game_end != "target"
         ):
-            return "A fixed hand size needs a number of hands (or a target score)."
+            return Phrase("A fixed hand size needs a number of hands (or a target score).")
         if self.bidding == "simultaneous" and self.extra_card:
-            return "The extra card needs the dealer to bid last, so not with simultaneous bids."
+            return Phrase(
+                "The extra card needs the dealer to bid last, so not with simultaneous bids.")
         if self.special_cards != "none":
             clash = [
-                text
-                for flag, text in (
-                    (self.discards > 0, "discards"),
-                    (self.extra_card, "the extra card"),
-                    (self.must_trump, "must-trump"),
-                    (self.trump_lead == "after_broken", "trumps led only once broken"),
-                    (self.trump_choice == "dealer_last_card", "the dealer's last card as trump"),
+                phrase
+                for flag, phrase in (
+                    (self.discards > 0, Phrase("Special cards do not combine with discards.")),
+                    (self.extra_card, Phrase("Special cards do not combine with the extra card.")),
+                    (self.must_trump, Phrase("Special cards do not combine with must-trump.")),
+                    (self.trump_lead == "after_broken",
+                     Phrase("Special cards do not combine with trumps led only once broken.")),
+                    (self.trump_choice == "dealer_last_card",
+                     Phrase("Special cards do not combine with the dealer's last card as "
+                            "trump.")),
                 )
                 if flag
             ]
             if clash:
-                return f"Special cards do not combine with {clash[0]}."
+                return clash[0]
         if self.bid_before_trump and self.trump_choice != "turn_up":
-            return "Bidding before the trump card is turned needs a turned trump card."
+            return Phrase("Bidding before the trump card is turned needs a turned trump card.")
         if self.card_loss != "none" and (self.discards or self.extra_card):
-            return "Losing a card for even bids does not combine with discards or the extra card."
+            return Phrase(
+                "Losing a card for even bids does not combine with discards or the extra card.")
         if self.hand_sequence == "random" and self.hand_sizes is None and (
             self.hand_count not in (None, 1)
         ):
-            return "A hand of random size is a one-hand game."
+            return Phrase("A hand of random size is a one-hand game.")
         if self.winner_rule == "exact_bid" and (
             self.game_end == "target"
             or (self.hand_sizes is not None and len(self.hand_sizes) != 1)
             or (self.hand_sizes is None and self.hand_sequence != "random"
                 and (self.hand_count != 1 or self.deals_per_seat is not None))
         ):
-            return "The exact-bid winner (quick) is decided by a single hand."
+            return Phrase("The exact-bid winner (quick) is decided by a single hand.")
         if players is None:
             return None
         if not self.min_players <= players <= self.max_players:
-            return (
-                f"{self.title} is for {self.min_players} to {self.max_players} players, "
-                f"not {players}."
-            )
+            return Phrase("{title} is for {low} to {high} players, not {players}.",
+                          title=Term("preset", self.title), low=self.min_players,
+                          high=self.max_players, players=players)
         try:
             self.plan(players)
-        except ValueError as error:
-            return str(error)
+        except Refusal as error:
+            return error.phrase
         return None
 
-    def _out_of_bounds(self) -> str | None:
+    def _out_of_bounds(self) -> Phrase | None:
         """The bounds pydantic checks, again: `model_copy(update=...)` skips them."""
         if not 3 <= self.min_players <= 8 or not 3 <= self.max_players <= 8:
-            return "A table seats 3 to 8 players."
+            return Phrase("A table seats 3 to 8 players.")
         if self.max_hand is not None and not 1 <= self.max_hand <= MAX_HAND:
-            return f"The largest hand is 1 to {MAX_HAND} cards."
+            return Phrase("The largest hand is 1 to {most} cards.", most=MAX_HAND)
         if self.hand_sizes is not None:
             if len(self.hand_sizes) > MAX_HANDS:
-                return f"A game has at most {MAX_HANDS} hands."
+                return Phrase("A game has at most {most} hands.", most=MAX_HANDS)
             if any(
                 isinstance(size, bool) or not isinstance(size, int) or size > MAX_HAND
                 for size in self.hand_sizes
             ):
-                return f"Every hand has a whole number of cards, at most {MAX_HAND}."
+                return Phrase("Every hand has a whole number of cards, at most {most}.",
+                              most=MAX_HAND)
         if self.hand_count is not None and not 1 <= self.hand_count <= MAX_HANDS:
-            return f"A game has 1 to {MAX_HANDS} hands."
+            return Phrase("A game has 1 to {most} hands.", most=MAX_HANDS)
         if any(
             not 3 <= players <= 8 or not 0 <= removed < PACK_SIZE
             for players, removed in self.removed_cards.items()
         ):
-            return "Cards removed from the pack: 0 or more, for a table of 3 to 8 players."
+            return Phrase("Cards removed from the pack: 0 or more, for a table of 3 to 8 players.")
         if not 0 <= self.reserve_cards <= 10:
-            return "Cards kept back from the deal: 0 to 10."
+            return Phrase("Cards kept back from the deal: 0 to 10.")
         if not 0 <= self.discards <= 10 or not 0 <= (self.discards_six_plus or 0) <= 10:
-            return "Discards: 0 to 10 cards."
+            return Phrase("Discards: 0 to 10 cards.")
         if self.blind_hand is not None and not 1 <= self.blind_hand <= MAX_HANDS:
-            return f"The blind hand is a hand number from 1 to {MAX_HANDS}."
+            return Phrase("The blind hand is a hand number from 1 to {most}.", most=MAX_HANDS)
         if not 1 <= self.blind_multiplier <= 10:
-            return "The blind multiplier is 1 to 10."
+            return Phrase("The blind multiplier is 1 to 10.")
         if not 0 <= self.winner_bonus <= 1_000 or not 1 <= self.target_score <= 10_000:
-            return "The winner's bonus is 0 to 1,000 points and the target 1 to 10,000."
+            return Phrase("The winner's bonus is 0 to 1,000 points and the target 1 to 10,000.")
         return None
 
     # ----- derived facts for a table -----
@@ -309,14 +321,15 @@ class Rules(BaseModel):
             sizes = list(self.hand_sizes)
             most = max(sizes)
             if most * players > pack:
-                raise ValueError(
-                    f"{most} cards each for {players} players needs {most * players} cards; "
-                    f"the pack has {pack}."
+                raise Refusal(
+                    "{most} cards each for {players} players needs {needed} cards; the pack has "
+                    "{pack}.", most=most, players=players, needed=most * players, pack=pack,
                 )
         else:
             most = self.largest_hand(players)
             if most < 1:
-                raise ValueError(f"The pack cannot deal a hand to {players} players.")
+                raise Refusal("The pack cannot deal a hand to {players} players.",
+                              players=players)
             down = list(range(most, 0, -1))
             up = list(range(1, most + 1))
             if self.hand_sequence == "down_up":
@@ -336,11 +349,12 @@ class Rules(BaseModel):
             if self.hand_count is not None and self.hand_sequence not in ("fixed", "random"):
                 sizes = sizes[: self.hand_count]
         if discards and min(sizes) <= discards:
-            raise ValueError(
-                f"Each player discards {discards}, so every hand needs more than {discards} cards."
+            raise Refusal(
+                "Each player discards {discards}, so every hand needs more than {discards} cards.",
+                discards=discards,
             )
         if self.extra_card and self.bidding == "simultaneous":
-            raise ValueError("The extra card cannot go with simultaneous bids.")
+            raise Refusal("The extra card cannot go with simultaneous bids.")
         return sizes
 
     # ----- presets -----
@@ -353,7 +367,8 @@ class Rules(BaseModel):
             fields = PRESETS[key]
         except KeyError:
             known = ", ".join(PRESETS)
-            raise ValueError(f"There is no preset called {name!r}. Presets: {known}.") from None
+            raise Refusal("There is no preset called {name!r}. Presets: {known}.", name=name,
+                          known=known) from None
         return cls(name=key, **fields)
 
     @classmethod
@@ -367,92 +382,100 @@ class Rules(BaseModel):
         ]
 
     def describe(self, players: int | None = None) -> list[str]:
-        """The rules in a few plain lines, for `/ohhell rules`."""
-        lines = [f"{self.min_players}-{self.max_players} players, {_pack_text(self)}."]
-        if players is not None and self.hand_sequence == "random" and not self.hand_sizes:
-            lines.append(
-                f"With {players} players: one hand of 1 to {self.plan(players)[0]} cards, "
-                "drawn at random."
-            )
-        elif players is not None:
-            sizes = self.plan(players)
-            lines.append(
-                f"With {players} players: {len(sizes)} hands of {_sizes_text(sizes)} cards."
-            )
-        else:
-            lines.append(_sequence_text(self))
+        """The rules in a few plain lines, in English (`describe_phrases` for any language)."""
+        return [str(line) for line in self.describe_phrases(players)]
+
+    def plan_phrase(self, players: int) -> Phrase:
+        """What dealing to `players` gives: "With 3 players: 3 hands of 2, 1, 2 cards."."""
+        if self.hand_sequence == "random" and not self.hand_sizes:
+            return Phrase("With {players} players: one hand of 1 to {most} cards, drawn at "
+                          "random.", players=players, most=self.plan(players)[0])
+        sizes = self.plan(players)
+        return Phrase("With {players} players: {count} hands of {sizes} cards.",
+                      players=players, count=len(sizes), sizes=_sizes_text(sizes))
+
+    def describe_phrases(self, players: int | None = None) -> list[Phrase]:
+        """The rules in a few plain lines, for `/ohhell rules`: phrases a front end says in the
+        reader's language."""
+        lines = [Phrase("{low}-{high} players, {pack}.", low=self.min_players,
+                        high=self.max_players, pack=_pack_text(self))]
+        lines.append(_sequence_text(self) if players is None else self.plan_phrase(players))
         lines.append(_trump_text(self))
         lines.extend(SPECIAL_TEXT.get(self.special_cards, []))
-        if self.discards:
-            extra = (
-                f" ({self.discards_six_plus} with 6 or more players)"
-                if self.discards_six_plus is not None
-                else ""
-            )
-            lines.append(
-                f"Before bidding everyone discards {self.discards} cards face down{extra}."
-            )
+        if self.discards and self.discards_six_plus is not None:
+            lines.append(Phrase("Before bidding everyone discards {discards} cards face down "
+                                "({six} with 6 or more players).", discards=self.discards,
+                                six=self.discards_six_plus))
+        elif self.discards:
+            lines.append(Phrase("Before bidding everyone discards {discards} cards face down.",
+                                discards=self.discards))
         if self.bidding == "simultaneous":
-            lines.append("Everyone bids at once; the bids are shown together.")
+            lines.append(Phrase("Everyone bids at once; the bids are shown together."))
         if self.bid_before_trump:
-            lines.append("The bids come first; the trump card is turned after them.")
-        if self.card_loss != "none":
-            how = "a random card" if self.card_loss == "random" else "a card of their choice"
-            lines.append(
-                f"If the bids add up to the tricks, every player loses {how} (it leaves play); "
-                "in a 1-card hand everyone is dealt a second card instead."
-            )
+            lines.append(Phrase("The bids come first; the trump card is turned after them."))
+        if self.card_loss == "random":
+            lines.append(Phrase(
+                "If the bids add up to the tricks, every player loses a random card (it leaves "
+                "play); in a 1-card hand everyone is dealt a second card instead."))
+        elif self.card_loss != "none":
+            lines.append(Phrase(
+                "If the bids add up to the tricks, every player loses a card of their choice (it "
+                "leaves play); in a 1-card hand everyone is dealt a second card instead."))
         else:
-            lines.append("Bidding goes clockwise from the dealer's left; the dealer bids last.")
-        if self.hook and self.bidding == "sequential":
             lines.append(
+                Phrase("Bidding goes clockwise from the dealer's left; the dealer bids last."))
+        if self.hook and self.bidding == "sequential" and self.extra_card:
+            lines.append(Phrase(
                 "The hook: the dealer may not bid the number that makes the bids add up to the "
-                "number of tricks."
-                + (" If they do, everyone gets one extra card." if self.extra_card else "")
-            )
+                "number of tricks. If they do, everyone gets one extra card."))
+        elif self.hook and self.bidding == "sequential":
+            lines.append(Phrase(
+                "The hook: the dealer may not bid the number that makes the bids add up to the "
+                "number of tricks."))
         else:
-            lines.append("No hook: the dealer may bid anything.")
+            lines.append(Phrase("No hook: the dealer may bid anything."))
         if self.blind_hand:
-            lines.append(
-                f"Hand {self.blind_hand} is bid blind, before the cards are seen; an exact blind "
-                f"bid scores x{self.blind_multiplier}."
-            )
+            lines.append(Phrase(
+                "Hand {hand} is bid blind, before the cards are seen; an exact blind bid scores "
+                "x{times}.", hand=self.blind_hand, times=self.blind_multiplier))
         if self.announce_over_under:
-            lines.append("After bidding the total is announced as over, under or even.")
-        lines.append("Follow suit if you can; otherwise play any card.")
+            lines.append(Phrase("After bidding the total is announced as over, under or even."))
+        lines.append(Phrase("Follow suit if you can; otherwise play any card."))
         if self.must_trump:
-            lines.append("If you cannot follow suit you must trump when you can.")
+            lines.append(Phrase("If you cannot follow suit you must trump when you can."))
         if self.trump_lead == "after_broken":
-            lines.append(
-                "Trumps may not be led until one has been played (unless you hold only trumps)."
-            )
-        scoring = f"Scoring: {SCORING_TEXT[self.scoring]}."
+            lines.append(Phrase(
+                "Trumps may not be led until one has been played (unless you hold only trumps)."))
         if self.zero_bid != "standard":
-            scoring += " " + _ZERO_BID_TEXT[self.zero_bid]
-        lines.append(scoring)
+            lines.append(Phrase("Scoring: {scoring}. {zero}", scoring=SCORING_TEXT[self.scoring],
+                                zero=_ZERO_BID_TEXT[self.zero_bid]))
+        else:
+            lines.append(Phrase("Scoring: {scoring}.", scoring=SCORING_TEXT[self.scoring]))
         if self.winner_rule == "exact_bid":
-            lines.append(
+            lines.append(Phrase(
                 "No scoresheet: the winner is whoever made the exact bid, the higher bid "
-                "breaking ties; if nobody made it, nobody wins."
-            )
+                "breaking ties; if nobody made it, nobody wins."))
             return lines
         if self.game_end == "target":
-            lines.append(f"The game ends when someone reaches {self.target_score} points.")
+            lines.append(Phrase("The game ends when someone reaches {target} points.",
+                                target=self.target_score))
         ties = (
-            "Ties for first all win."
+            Phrase("Ties for first all win.")
             if self.tiebreak == "share"
-            else "A tie for first plays extra hands of the largest size until someone is ahead."
+            else Phrase(
+                "A tie for first plays extra hands of the largest size until someone is ahead.")
         )
         if self.winner_bonus:
-            ties += f" The winner gets {self.winner_bonus} bonus points."
+            ties = Phrase("{ties} The winner gets {bonus} bonus points.", ties=ties,
+                          bonus=self.winner_bonus)
         lines.append(ties)
         return lines
 
 
 _ZERO_BID_TEXT = {
-    "five_plus_hand": "A made bid of 0 scores 5 + the number of tricks in the hand.",
-    "five": "A made bid of 0 scores 5.",
-    "ten": "A made bid of 0 scores 10.",
+    "five_plus_hand": Phrase("A made bid of 0 scores 5 + the number of tricks in the hand."),
+    "five": Phrase("A made bid of 0 scores 5."),
+    "ten": Phrase("A made bid of 0 scores 10."),
 }
 
 
@@ -462,93 +485,117 @@ def _sizes_text(sizes: list[int]) -> str:
     return ", ".join(str(size) for size in sizes)
 
 
-def _sequence_text(rules: Rules) -> str:
+def _sequence_text(rules: Rules) -> Phrase:
     if rules.hand_sizes:
-        return f"Hands of {_sizes_text(rules.hand_sizes)} cards."
-    most = "the most the pack allows" if rules.max_hand is None else f"{rules.max_hand}"
-    return {
-        "down_up": f"Hands go down from {most} cards to 1 and back up.",
-        "up_down": f"Hands go up from 1 card to {most} and back down.",
-        "up": f"Hands go up from 1 card to {most}.",
-        "down": f"Hands go down from {most} cards to 1.",
-        "random": f"One hand of a random size, from 1 card up to {most}.",
-        "fixed": f"Every hand has {most} cards"
-        + (f", {rules.hand_count} hands." if rules.hand_count else "."),
-    }[rules.hand_sequence]
+        return Phrase("Hands of {sizes} cards.", sizes=_sizes_text(rules.hand_sizes))
+    most: Phrase | int = (Phrase("the most the pack allows") if rules.max_hand is None
+                          else rules.max_hand)
+    sequence = rules.hand_sequence
+    if sequence == "down_up":
+        return Phrase("Hands go down from {most} cards to 1 and back up.", most=most)
+    if sequence == "up_down":
+        return Phrase("Hands go up from 1 card to {most} and back down.", most=most)
+    if sequence == "up":
+        return Phrase("Hands go up from 1 card to {most}.", most=most)
+    if sequence == "down":
+        return Phrase("Hands go down from {most} cards to 1.", most=most)
+    if sequence == "random":
+        return Phrase("One hand of a random size, from 1 card up to {most}.", most=most)
+    if rules.hand_count:
+        return Phrase("Every hand has {most} cards, {count} hands.", most=most,
+                      count=rules.hand_count)
+    return Phrase("Every hand has {most} cards.", most=most)
 
 
-def _pack_text(rules: Rules) -> str:
+_MANY: dict[str, Callable[[int], Phrase]] = {
+    "joker": lambda count: Phrase("{count} Jokers", count=count),
+    "wizard": lambda count: Phrase("{count} Wizards", count=count),
+    "jester": lambda count: Phrase("{count} Jesters", count=count),
+}
+"""Two or more alike special cards, as the pack's line names them."""
+
+
+def _pack_text(rules: Rules) -> Phrase:
     extra = rules.special_pack()
     if not extra:
-        return "one 52-card pack"
-    names: dict[str, int] = {}
+        return Phrase("one 52-card pack")
+    kinds: dict[str, list[Card]] = {}
     for card in extra:
-        names[str(card)] = names.get(str(card), 0) + 1
-    added = " and ".join(
-        f"{count} {name}s" if count > 1 else f"a {name}" for name, count in names.items()
-    )
-    removed = "".join(
-        f" (with {players} players the {', '.join(str(rank) for rank in ranks)}s come out)"
-        for players, ranks in sorted(rules.removed_ranks.items())
-    )
-    return f"a 52-card pack plus {added}{removed}"
+        kinds.setdefault(card.kind, []).append(card)
+    groups = [
+        Phrase("a {card}", card=cards[0]) if len(cards) == 1
+        else _MANY[kind](len(cards))
+        for kind, cards in kinds.items()
+    ]
+    added = groups[0] if len(groups) == 1 else Phrase("{first} and {second}", first=groups[0],
+                                                       second=groups[1])
+    removed = sorted(rules.removed_ranks.items())
+    if removed:
+        players, ranks = removed[0]
+        return Phrase("a 52-card pack plus {added} (with {players} players the {ranks}s come "
+                      "out)", added=added, players=players, ranks=", ".join(map(str, ranks)))
+    return Phrase("a 52-card pack plus {added}", added=added)
 
 
-SPECIAL_TEXT: dict[str, list[str]] = {
+SPECIAL_TEXT: dict[str, list[Phrase]] = {
     "joker_high": [
-        "The joker is the highest trump, above the Ace, and follows trumps (play it to a trump "
-        "lead when it is your only trump). A turned joker means no trump; then a held joker "
-        "beats every card and may be played at any time.",
+        Phrase("The joker is the highest trump, above the Ace, and follows trumps (play it to a "
+               "trump lead when it is your only trump). A turned joker means no trump; then a "
+               "held joker beats every card and may be played at any time."),
     ],
     "joker_dup": [
-        "The joker is a copy of the turned card (turn the 8♥: the joker is an 8♥, a trump); "
-        "when both fall in one trick the one played first wins. A turned joker means no trump.",
+        Phrase("The joker is a copy of the turned card (turn the 8♥: the joker is an 8♥, a "
+               "trump); when both fall in one trick the one played first wins. A turned joker "
+               "means no trump."),
     ],
     "love_that_joker": [
-        "Two jokers, High and Low, may be played to any trick at any time. Say what it is as "
-        "you play it: a suit and high (above its Ace) or low (below its 2), like 'High trump' "
-        "or 'Low diamond'. If a plain suit is led and you can follow it, your joker may not be "
-        "trump. Same declaration in one trick: the High joker wins.",
-        "A turned joker means no trump, except that the other joker may be declared trump.",
+        Phrase("Two jokers, High and Low, may be played to any trick at any time. Say what it is "
+               "as you play it: a suit and high (above its Ace) or low (below its 2), like 'High "
+               "trump' or 'Low diamond'. If a plain suit is led and you can follow it, your "
+               "joker may not be trump. Same declaration in one trick: the High joker wins."),
+        Phrase("A turned joker means no trump, except that the other joker may be declared "
+               "trump."),
     ],
     "blackout_jokers": [
-        "All cards are dealt: none is turned.",
-        "Jokers may not be led unless you hold nothing else, and not played to the first trick "
-        "unless the Ace of trumps was led to it (or you hold nothing else); otherwise any time. "
-        "The first joker played in a hand is declared high (wins the trick) or low (loses); the "
-        "second is the opposite. After a led joker the first other card sets the suit.",
+        Phrase("All cards are dealt: none is turned."),
+        Phrase("Jokers may not be led unless you hold nothing else, and not played to the first "
+               "trick unless the Ace of trumps was led to it (or you hold nothing else); "
+               "otherwise any time. The first joker played in a hand is declared high (wins the "
+               "trick) or low (loses); the second is the opposite. After a led joker the first "
+               "other card sets the suit."),
     ],
     "super_screw": [
-        "Above the Ace of trumps: the Super Joker, the Loser Joker, then the Super Trump (the "
-        "turned card's rank in the other suit of its colour: turn 5♠, the 5♣). The Super Trump "
-        "follows its own suit; played, it beats all but a joker.",
-        "Jokers may be played to any trick; a led joker sets no suit. A turned joker: no trump "
-        "and no Super Trump.",
+        Phrase("Above the Ace of trumps: the Super Joker, the Loser Joker, then the Super Trump "
+               "(the turned card's rank in the other suit of its colour: turn 5♠, the 5♣). The "
+               "Super Trump follows its own suit; played, it beats all but a joker."),
+        Phrase("Jokers may be played to any trick; a led joker sets no suit. A turned joker: no "
+               "trump and no Super Trump."),
     ],
     "wizard": [
-        "Wizards and Jesters may be played at any time. The first Wizard in a trick wins it; a "
-        "Jester always loses (all Jesters: the first wins). A led Wizard frees everyone from "
-        "following; after a led Jester the first number card sets the suit.",
-        "A turned Jester means no trump; a turned Wizard lets the dealer name trump.",
+        Phrase("Wizards and Jesters may be played at any time. The first Wizard in a trick wins "
+               "it; a Jester always loses (all Jesters: the first wins). A led Wizard frees "
+               "everyone from following; after a led Jester the first number card sets the "
+               "suit."),
+        Phrase("A turned Jester means no trump; a turned Wizard lets the dealer name trump."),
     ],
 }
 """The special-card rules in plain words, for `/ohhell rules`."""
 
 
-def _trump_text(rules: Rules) -> str:
+def _trump_text(rules: Rules) -> Phrase:
     if rules.trump_choice == "dealer_picks":
-        text = "After the deal the dealer picks the trump suit (no-trump is not allowed)."
+        text = Phrase("After the deal the dealer picks the trump suit (no-trump is not allowed).")
     elif rules.trump_choice == "rotation":
-        names = ", ".join(
-            suit.label if suit is not None else "no trump" for suit in rules.trump_rotation
-        )
-        text = f"Trump rotates: {names}."
+        names = [SuitWord(suit) if suit is not None else Phrase("no trump")
+                 for suit in rules.trump_rotation]
+        text = Phrase("Trump rotates: {suits}.", suits=names)
     elif rules.trump_choice == "dealer_last_card":
-        text = "The dealer's own last card is turned for trump (it stays in the dealer's hand)."
+        text = Phrase(
+            "The dealer's own last card is turned for trump (it stays in the dealer's hand).")
     else:
-        text = "The next card is turned for trump; with none left the hand has no trump."
+        text = Phrase("The next card is turned for trump; with none left the hand has no trump.")
     if rules.last_hand_no_trump:
-        text += " The last hand is played without trump."
+        return Phrase("{trump} The last hand is played without trump.", trump=text)
     return text
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from engine.cards import Card, Suit
 from engine.moves import Declaration
+from engine.phrase import Phrase, SuitWord
 
 TOP = 3
 """Beats every card below it whatever was led (Wizard, Super Joker, a joker declared high)."""
@@ -169,16 +170,16 @@ class SpecialHand:
         trick: Sequence[tuple[int, Card]],
         declarations: dict[Card, Declaration],
         first_trick: bool,
-    ) -> str | None:
+    ) -> Phrase | None:
         """Why `card` may not be played now (a sentence naming the rule), or None."""
         wild = self.is_wild(card)
         if self.system == "blackout_jokers" and wild:
             # Both restrictions yield to a hand of nothing but jokers: one of them must be played.
             only_jokers = all(self.is_wild(other) for other in held)
             if not trick and not only_jokers:
-                return "A joker may not be led while you hold other cards."
+                return Phrase("A joker may not be led while you hold other cards.")
             if first_trick and not only_jokers and not self._ace_of_trumps_led(trick):
-                return (
+                return Phrase(
                     "A joker may not be played to the first trick of a hand unless the Ace of "
                     "trumps was led to it."
                 )
@@ -194,20 +195,25 @@ class SpecialHand:
         if not followers or card in followers:
             return None
         if all(other.special for other in followers):
-            return (
-                f"You must follow {led.label}: your joker counts as a {led.singular} this hand "
-                f"({self.value_text(followers[0])})."
+            return Phrase(
+                "You must follow {suits}: your joker counts as a {suit} this hand ({value}).",
+                suits=SuitWord(led), suit=SuitWord(led, singular=True),
+                value=self.value_text(followers[0]),
             )
-        message = f"You must follow suit: you hold a {led.singular}."
-        if card.suit is None:
-            message += f" The joker is a {self.suit_of(card).singular} this hand"  # type: ignore[union-attr]
-            message += ", not a wild card." if self.system == "joker_dup" else " (a trump)."
-        elif card is self.super_trump:
-            message += (
-                f" The Super Trump {card} belongs to {card.suit.label}: it may be played to "
-                "another suit only when you cannot follow."
-            )
-        return message
+        held_suit = SuitWord(led, singular=True)
+        joker_suit = self.suit_of(card)
+        if card.suit is None and joker_suit is not None:
+            joker = SuitWord(joker_suit, singular=True)
+            if self.system == "joker_dup":
+                return Phrase("You must follow suit: you hold a {suit}. The joker is a {joker} "
+                              "this hand, not a wild card.", suit=held_suit, joker=joker)
+            return Phrase("You must follow suit: you hold a {suit}. The joker is a {joker} this "
+                          "hand (a trump).", suit=held_suit, joker=joker)
+        if card is self.super_trump and card.suit is not None:
+            return Phrase("You must follow suit: you hold a {suit}. The Super Trump {card} "
+                          "belongs to {own}: it may be played to another suit only when you "
+                          "cannot follow.", suit=held_suit, card=card, own=SuitWord(card.suit))
+        return Phrase("You must follow suit: you hold a {suit}.", suit=held_suit)
 
     def _ace_of_trumps_led(self, trick: Sequence[tuple[int, Card]]) -> bool:
         if not trick or self.trump is None:
@@ -261,7 +267,7 @@ class SpecialHand:
         held: Sequence[Card],
         trick: Sequence[tuple[int, Card]],
         declarations: dict[Card, Declaration],
-    ) -> str | None:
+    ) -> Phrase | None:
         """Why this declaration (or its absence) is refused for `card`, or None."""
         options = self.declarations_for(card, held, trick, declarations)
         if not options:
@@ -271,39 +277,39 @@ class SpecialHand:
             if auto is not None:
                 if declaration == auto:
                     return None
-                first = "high" if not auto.high else "low"
-                return (
-                    f"The second joker is {'high' if auto.high else 'low'}: the first was "
-                    f"declared {first}."
-                )
+                if auto.high:
+                    return Phrase("The second joker is high: the first was declared low.")
+                return Phrase("The second joker is low: the first was declared high.")
             if not card.special:
-                return f"The {card} is not declared: only a joker is."
-            return f"A {card} is not declared: play it as it is."
+                return Phrase("The {card} is not declared: only a joker is.", card=card)
+            return Phrase("A {card} is not declared: play it as it is.", card=card)
         if self.system == "blackout_jokers":
             if declaration is None or declaration.high is None:
-                return (
+                return Phrase(
                     "Say whether the joker is high (it wins the trick) or low (it loses): it is "
                     "the first joker played this hand."
                 )
             if declaration.suit is not None:
-                return "A joker in Blackout is declared only high or low, not a suit."
+                return Phrase("A joker in Blackout is declared only high or low, not a suit.")
             return None
         if declaration is None or declaration.high is None:
-            return (
-                f"Say what the {card} is as you play it: a suit and high or low, like "
-                "High trump or Low diamond."
+            return Phrase(
+                "Say what the {card} is as you play it: a suit and high or low, like "
+                "High trump or Low diamond.", card=card,
             )
         if declaration in options:
             return None
         led = self.led_suit(trick, declarations)
         if declaration.suit is None:
-            return (
+            return Phrase(
                 "A joker may be declared trump without a suit only when a joker was turned; "
                 "name a suit."
             )
         if led is not None and declaration.suit == self.trump:
-            return f"A joker may not be declared trump while you can follow {led.label}."
-        return f"A joker may not be declared {describe_declaration(declaration, self.trump)} now."
+            return Phrase("A joker may not be declared trump while you can follow {suits}.",
+                          suits=SuitWord(led))
+        return Phrase("A joker may not be declared {declaration} now.",
+                      declaration=describe_declaration(declaration, self.trump))
 
     # ----- what a card is worth, in words -----
 

@@ -14,6 +14,7 @@ from engine.deal import dealt_pack, slot_of
 from engine.game import Game, IllegalAction, parse_card
 from engine.moves import Declaration, Phase, Play
 from engine.outcome import Trick
+from engine.phrase import Phrase
 from engine.special import TRUMP, SpecialHand, super_trump_for
 
 
@@ -179,22 +180,23 @@ class SpecialGame(Game):
         if card not in held:
             alike = next((other for other in held if card.special and other.kind == card.kind),
                          None)
+            if alike is None and card.special:
+                raise IllegalAction("You do not hold a {card}.", card=card)
             if alike is None:
-                article = "a" if card.special else "the"
-                raise IllegalAction(f"You do not hold {article} {card}.")
+                raise IllegalAction("You do not hold the {card}.", card=card)
             card = alike
         hand = self._hand
         trick = self.current_trick
         declarations = self.declarations
         first_trick = self.trick_number == 1
         if card not in hand.legal(held, trick, declarations, first_trick):
-            raise IllegalAction(
+            raise IllegalAction.of(
                 hand.refusal(card, held, trick, declarations, first_trick)
-                or f"The {card} may not be played now."
+                or Phrase("The {card} may not be played now.", card=card)
             )
         refusal = hand.declaration_refusal(card, declaration, held, trick, declarations)
         if refusal is not None:
-            raise IllegalAction(refusal)
+            raise IllegalAction.of(refusal)
         if declaration is None:
             declaration = hand.auto_declaration(card, declarations)
         self._held[seat][slot_of(card)].remove(card)

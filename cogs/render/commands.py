@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 import discord
 
-from bot.i18n import DEFAULT_LANG, Lang, t, tc
+from bot.i18n import DEFAULT_LANG, Lang, say, t, tc
 from bot.records import GuildSettings, PlayerStats
 from cogs.render.body import BLUE, GOLD
 from cogs.render.lines import preset_title, preset_words
@@ -46,11 +46,12 @@ def help_embed(lang: Lang = DEFAULT_LANG) -> discord.Embed:
 
 
 def rules_embed(rules: Rules, lang: Lang = DEFAULT_LANG) -> discord.Embed:
-    """`/ohhell rules`: a preset as a player reads it (the rule lines are the engine's
-    English: still to be put in the catalogue)."""
+    """`/ohhell rules`: a preset as a player reads it, each of the engine's rule lines said in
+    `lang` from the catalogue."""
+    lines = (say(lang, line) for line in rules.describe_phrases())
     return discord.Embed(title=f"{preset_title(rules.title, lang)} (`{rules.name}`)",
                          colour=BLUE,
-                         description="\n".join(f"• {line}" for line in rules.describe())[:4096])
+                         description="\n".join(f"• {line}" for line in lines)[:4096])
 
 
 LEADERBOARD_FORMAT: dict[str, Callable[[PlayerStats], str]] = {

@@ -14,7 +14,7 @@ import discord
 
 from bot.errors import TableError
 from bot.events import GameOver, RatingChange
-from bot.i18n import DEFAULT_LANG, Lang, t, tn
+from bot.i18n import DEFAULT_LANG, Lang, say, t, tn
 from bot.models import SeatView, TableStatus, TableView
 from bot.options import rules_for
 from cogs import views
@@ -95,7 +95,7 @@ def _lobby(view: TableView, extras: TableExtras, lang: Lang) -> Render:
                           lang, "Press **Join** to take a seat; the host presses **Deal** to "
                                 "start."))
     e.add_field(name=t(lang, "Options"), value=_options_text(view, lang), inline=False)
-    plan = _plan(view)
+    plan = _plan(view, lang)
     if plan:
         e.add_field(name=t(lang, "The game"), value=plan, inline=False)
     seated = {s.user_id for s in view.seats}
@@ -126,15 +126,14 @@ def _options_text(view: TableView, lang: Lang) -> str:
     return " · ".join(parts)
 
 
-def _plan(view: TableView) -> str | None:
+def _plan(view: TableView, lang: Lang) -> str | None:
     """What dealing now would give ("With 3 players: 3 hands of 2, 1, 2 cards.")."""
     try:
         rules = rules_for(view.options)
         players = len(view.seats)
         if not rules.min_players <= players <= rules.max_players:
             return None
-        return next((line for line in rules.describe(players) if line.startswith("With ")),
-                    None)
+        return say(lang, rules.plan_phrase(players))
     except (TableError, ValueError):
         return None
 

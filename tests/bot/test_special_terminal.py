@@ -9,6 +9,7 @@ import re
 import pytest
 
 from bot import cli
+from bot.i18n import Lang
 from engine import Card, Phase, PlayerView, Rules
 
 SPECIAL = [name for name in Rules.preset_names(special_cards=True)
@@ -57,11 +58,12 @@ async def _play(
     person = person or Person(seed)
     real_prompt = cli._prompt
 
-    def prompt(me: PlayerView) -> str:
+    def prompt(me: PlayerView, lang: Lang = "en") -> str:
         person.me = me
-        return real_prompt(me)
+        return real_prompt(me, lang)
 
-    async def ask(keyboard: object, text: str, write: object, level: str) -> str:
+    async def ask(keyboard: object, text: str, write: object, level: str,
+                  lang: Lang = "en") -> str:
         return person.answer(text)
 
     monkeypatch.setattr(cli, "_prompt", prompt)

@@ -65,7 +65,7 @@ async def test_a_deleted_channel_or_thread_ends_its_table(boot: Boot, where: str
     assert record.status.value == "cancelled"
     assert await h.bot.store.game_for_table(table.table_id) is None  # no result, no ratings
     assert not [c for c in calls if str(channel) in c.url]  # nothing sent where nothing is
-    assert await refusal(d) == GONE_CHANNEL
+    assert await refusal(d) == str(GONE_CHANNEL)
     await h.close()
     h2 = await boot(share_with=h)
     assert h2.bot.resume_report.resumed == []  # never resumed
@@ -82,7 +82,7 @@ async def test_the_bot_removed_from_a_server_ends_its_tables(h: Harness) -> None
     assert h.bot.tables.tables() == []
     assert (await stored(h, table.table_id)).status.value == "cancelled"
     assert await h.bot.store.game_for_table(table.table_id) is None
-    assert await refusal(d) == GONE_GUILD
+    assert await refusal(d) == str(GONE_GUILD)
 
 
 async def test_a_server_outage_ends_nothing(h: Harness, clock: ManualClock) -> None:
@@ -188,7 +188,7 @@ async def test_a_channel_deleted_unseen_ends_its_table_when_discord_says_so(
     assert d.view() is None
     assert (await stored(h, table.table_id)).status.value == "cancelled"
     assert await h.bot.store.game_for_table(table.table_id) is None  # no result, no ratings
-    assert await refusal(d) == GONE_CHANNEL
+    assert await refusal(d) == str(GONE_CHANNEL)
     await h.close()
     h2 = await boot(share_with=h)
     assert h2.bot.resume_report.resumed == []  # never resumed

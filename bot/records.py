@@ -1,7 +1,7 @@
 """What the cogs may read and write beside the tables: leaderboards, players' stats, the
-server's settings, people's last-seen locales and the turn nudges on Discord. A typed facade over the store, so a cog
-never holds the store itself (and the value types it hands back come from here, not from
-data/)."""
+server's settings, people's last-seen locales and the turn nudges on Discord. A typed facade
+over the store, so a cog never holds the store itself (and the value types it hands back come
+from here, not from data/)."""
 
 from __future__ import annotations
 

@@ -510,9 +510,9 @@ class Store:
     async def forget_player(self, user_id: int, guild_id: int | None = None) -> Forgotten:
         """Remove a person's name from every stored game, table, action and leaderboard
         (everywhere, or in one server), and delete their ratings, totals, their Discord locale
-        and (everywhere) their notification choice, in ONE transaction. Their finished seats read "a former player" so
-        every scoresheet still adds up. Raises PlayerSeated, changing nothing, while they hold
-        a seat at a table in progress."""
+        and (everywhere) their notification choice, in ONE transaction. Their finished seats
+        read "a former player" so every scoresheet still adds up. Raises PlayerSeated, changing
+        nothing, while they hold a seat at a table in progress."""
         return await self._transaction(lambda s, _now: history.forget(s, user_id, guild_id))
 
     # -- leaderboards and stats ----------------------------------------------------------------

@@ -555,8 +555,6 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                        turn_timeout: app_commands.Range[int, 0, 86_400] | None = None,
                        computers: bool | None = None, notify: str | None = None,
                        reset: str | None = None, language: str | None = None) -> None:
-        if language is not None and language not in [c.value for c in LANGUAGE_CHOICES]:
-            raise TableError("Choose the language from the list: Automatic, English or Norsk.")
         gs = await self._settings(interaction.guild_id)
         options = dict(gs.options)
         changes: dict[str, Any] = {}

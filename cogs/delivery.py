@@ -16,6 +16,8 @@ docs/architecture.md section 6 budgets about one REST call per player action):
 A message whose new body is exactly what it already shows is not edited. `close` sends whatever
 is held before the bot disconnects. A slot that the acting player's interaction response can
 carry is left to it (cogs.interact), and sent over REST only if that response fails (`release`).
+Before a body is rendered the languages it needs are made known (`Voices.prepare`: a store read
+once a process, no REST call).
 
 Faults (docs/discord.md): discord.py retries 500/502/504 and waits out 429s by itself, and
 raises everything else at once. A send that still fails with a server error, a 429, or a

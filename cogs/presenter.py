@@ -16,6 +16,11 @@ DMs that Discord refuses with error 50007 (the person does not accept DMs): the 
 (`set_dm_failed`, so it is never tried again this game), the table message says to use My hand,
 and the person is told ephemerally when they next interact (at once if it is their own click).
 
+Languages (docs/discord.md, "Who reads what"; cogs/voices.py): the table message, its notes and
+the end-of-game chart are worded when rendered, in the server's language of that moment; each
+DM (and notice, and nudge) in its person's own. A note is kept as a function of the language
+(`Note`), so a language changed mid-game shows in the next update.
+
 When the bot may not post in a table's channel (403 Missing Access/Permissions), the host is
 told once in plain words (a DM, else an ephemeral notice at their next click) and one WARNING is
 logged. An ended table is forgotten, with its owed notices, once its last messages are sent or

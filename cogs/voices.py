@@ -109,8 +109,8 @@ class Voices:
                 if user_id is not None and user_id not in self._people:
                     locale = await self._records.get_locale(user_id)
                     self._people.setdefault(user_id, locale)
-        except Exception:
-            log.exception("could not read the languages of server %s", guild_id)
+        except Exception as err:  # the store is down: tried again at the next message
+            log.warning("could not read the languages of server %s: %s", guild_id, err)
 
     async def person_lang(self, guild_id: int, user_id: int) -> Lang:
         """`person`, loaded first (the nudges' speaker)."""

@@ -7,36 +7,29 @@ own Discord locale, as last seen in one of their interactions.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.clock import ManualClock
 from bot.models import TableView
+from tests.discord.conftest import Boot
 from tests.discord.driver import Driver
 from tests.discord.harness import PUBLIC, Call, Harness, Member, drain
-from tests.discord.limits import check_message
+from tests.discord.limits import check_message, localized
 from tests.discord.test_forged_input import forged_slash
 from tests.discord.test_language import ENGLISH, _text, _words
 
 ALLOWED_ENGLISH: dict[str, str] = {
-    # Texts other helpers translate on their own branches (issue 27). The merger empties this
-    # allowance once their work is merged: from then on any English word fails the test.
-    # "words" (cogs/ohhell.py answers):
-    "played": "words: the answer to /ohhell play, 'You played {card}.'",
-    "table": "words: the answer to /ohhell start, 'The table is open.'",
-    "open": "words: the answer to /ohhell start, 'The table is open.'",
-    "have": "words: the answer to /ohhell join, 'You have a seat.'",
-    "seat": "words: the answer to /ohhell join, 'You have a seat.'",
-    "last": "words: the answer to the last play of a hand, 'You played the last card of hand'",
-    "card": "words: the answer to the last play of a hand, 'You played the last card of hand'",
-    "hand": "words: the answer to the last play of a hand, 'You played the last card of hand'",
-    # "core" (Rules.describe() and preset names, shown in the lobby's table message):
-    "with": "core: the lobby's plan, 'With 3 players: 3 hands of 2, 1, 2 cards.'",
-    "players": "core: the lobby's plan, 'With 3 players: 3 hands of 2, 1, 2 cards.'",
-    "hands": "core: the lobby's plan, 'With 3 players: 3 hands of 2, 1, 2 cards.'",
-    "cards": "core: the lobby's plan, 'With 3 players: 3 hands of 2, 1, 2 cards.'",
-    "classic": "core: the preset's name in the lobby's options, 'regelsett classic'",
+    # English still on this branch, in texts other helpers translate on theirs (issue 27):
+    # pattern -> whose. The merger empties this allowance after merging their work; from then
+    # on any English word but a player's name fails the whole-game test.
+    r"The table is open\.": "words (cogs/ohhell.py: the answer to /ohhell start)",
+    r"You have a seat\.": "words (cogs/ohhell.py: the answer to /ohhell join)",
+    r"You played [^\n]*": "words (cogs/ohhell.py: the answer to /ohhell play)",
+    r"With \d+ players: \d+ hands of [\d, ]+ cards\.": "core (Rules.describe(), the lobby's plan)",
+    r"\bclassic\b": "core (the preset's name in the lobby's options)",
 }
-ALLOWED = frozenset(ALLOWED_ENGLISH)
+ALLOWED = tuple(re.compile(pattern) for pattern in ALLOWED_ENGLISH)
 
 
 def _dm_texts(h: Harness, member: Member) -> list[str]:
@@ -52,21 +45,14 @@ def _table_texts(h: Harness, d: Driver) -> list[str]:
             and f"/channels/{d.channel}/" in c.url]
 
 
-def _english(text: str, names: set[str], allowed: frozenset[str] = frozenset()) -> set[str]:
-    """The English words of a text, the players' names and `allowed` aside."""
+def _english(text: str, names: set[str],
+             allowed: tuple[re.Pattern[str], ...] = ()) -> set[str]:
+    """The English words of a text, the players' names and the `allowed` texts aside."""
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
-    return (_words(text) & ENGLISH) - allowed
-
-
-async def _play_hands(d: Driver, hands: int) -> None:
-    """Play by slash command until `hands` hands are over (or the game)."""
-    view = d.view()
-    assert view is not None and view.state is not None
-    until = view.state.hand_number + hands
-    while (v := d.view()) is not None and v.state is not None and v.state.hand_number < until:
-        seat, m = d.awaited()[0]
-        await d.act_slash(seat, m)
+    for pattern in allowed:
+        text = pattern.sub(" ", text)
+    return _words(text) & ENGLISH
 
 
 async def test_a_norwegian_server_with_one_english_player(h: Harness) -> None:
@@ -140,7 +126,7 @@ async def test_the_server_language_follows_discords_preferred_locale(h: Harness)
 
 
 async def test_a_persons_locale_survives_a_restart_and_is_written_once(
-        boot: Any, clock: ManualClock) -> None:
+        boot: Boot, clock: ManualClock) -> None:
     """A person's locale is stored once, when first seen (not at every interaction), and a
     restarted bot DMs them in it before they interact again."""
     h = await boot()
@@ -235,3 +221,14 @@ async def test_a_forged_language_is_refused_and_changes_nothing(h: Harness) -> N
     (answer,) = await h.send(payload)
     assert answer.audience == admin.id and "nothing was changed" in _text(answer)
     assert (await h.bot.store.get_settings(h.guild_id)).language is None  # type: ignore[attr-defined]
+
+
+async def test_the_language_choices_read_in_the_clients_language(boot: Boot) -> None:
+    """`/ohhell settings language:` in a Norwegian client: its name, description and the
+    choices through the translator (a language's own name stays as it is)."""
+    h = await boot(sync=True)
+    (ohhell,) = [localized(c, "no") for c in h.fake.synced[None]]
+    settings = {o["name"]: o for o in ohhell["options"]}["innstillinger"]
+    (language,) = [o for o in settings["options"] if o["name"] == "sprak"]
+    assert [c["name"] for c in language["choices"]] == ["Automatisk", "English", "Norsk"]
+    assert language["description"].startswith("Språket i bordmeldingene")

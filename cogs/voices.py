@@ -87,8 +87,8 @@ class Voices:
             if unknown and await self._records.get_locale(user_id) == locale:
                 return  # the process just had not seen them yet
             await self._records.set_locale(user_id, locale)
-        except Exception:
-            log.exception("could not keep the locale of %s", user_id)
+        except Exception as err:  # the store is down: kept at their next change, or lost
+            log.warning("could not keep the locale of %s: %s", user_id, err)
 
     def chose(self, guild_id: int, language: str | None) -> None:
         """The server's managers chose a language (None: automatic) and it is saved."""

@@ -14,7 +14,8 @@ from bot.clock import ManualClock
 from bot.models import TableView
 from tests.discord.conftest import Boot
 from tests.discord.driver import Driver
-from tests.discord.harness import PUBLIC, Call, Harness, Member, drain
+from tests.discord.faults import Faults
+from tests.discord.harness import CHANNEL_MESSAGE, PUBLIC, Call, Harness, Member, drain
 from tests.discord.limits import check_message, localized
 from tests.discord.test_forged_input import forged_slash
 from tests.discord.test_language import ENGLISH, _text, _words
@@ -232,3 +233,27 @@ async def test_the_language_choices_read_in_the_clients_language(boot: Boot) -> 
     (language,) = [o for o in settings["options"] if o["name"] == "sprak"]
     assert [c["name"] for c in language["choices"]] == ["Automatisk", "English", "Norsk"]
     assert language["description"].startswith("Språket i bordmeldingene")
+
+
+async def test_notices_are_in_the_language_of_the_person_told(h: Harness,
+                                                             clock: ManualClock) -> None:
+    """An English server: the Norwegian host is told in Norwegian that the bot cannot post
+    the table; a Norwegian player whose DMs are closed is told so in Norwegian."""
+    alice = h.member("alice", locale="no")
+    bob, carol = h.member("bob", locale="no"), h.member("carol")
+    h.fake.closed_dms.add(bob.id)
+    d = Driver(h, [alice, bob, carol])
+    await d.slash("ohhell start", alice)
+    told = [_text(c) for c in await d.slash("ohhell join", bob) if c.audience == bob.id]
+    assert [text for text in told if "Jeg kan ikke sende deg direktemeldinger" in text]
+    await d.slash("ohhell join", carol)
+    await d.slash("ohhell deal", alice)
+    Faults(h).fail("PATCH", CHANNEL_MESSAGE, 403, 50013, times=1000, channel=h.channel)
+    seat, m = d.awaited()[0]
+    await d.act_slash(seat, m)
+    await clock.advance(5)
+    await drain()
+    dm = h.fake.dm_of(alice.id)
+    notices = [h.fake.messages[mid]["content"] for mid in h.fake.messages_in(dm)
+               if h.fake.messages[mid]["content"]]
+    assert len(notices) == 1 and "jeg mangler tilgang eller tillatelser" in notices[0]

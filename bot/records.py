@@ -1,13 +1,13 @@
 """What the cogs may read and write beside the tables: leaderboards, players' stats, the
-server's settings and the turn nudges on Discord. A typed facade over the store, so a cog
-never holds the store itself (and the value types it hands back come from here, not from
-data/)."""
+server's settings, people's last-seen locales and the turn nudges on Discord. A typed facade
+over the store, so a cog never holds the store itself (and the value types it hands back come
+from here, not from data/)."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from data import NOTIFY_WAYS, GuildSettings, PlayerStats, PostedNudge
+from data import LANGUAGES, NOTIFY_WAYS, GuildSettings, PlayerStats, PostedNudge
 
 
 class Records(Protocol):
@@ -39,6 +39,14 @@ class Records(Protocol):
         """Store how this person wants to be told it is their turn."""
         ...
 
+    async def get_locale(self, user_id: int) -> str | None:
+        """This person's Discord locale as last seen (None: never seen, or forgotten)."""
+        ...
+
+    async def set_locale(self, user_id: int, locale: str) -> None:
+        """Store this person's Discord locale (written only when it changed)."""
+        ...
+
     async def keep_nudge(self, nudge: PostedNudge) -> None:
         """A nudge was posted (it replaces the person's previous one at that table)."""
         ...
@@ -52,4 +60,4 @@ class Records(Protocol):
         ...
 
 
-__all__ = ["NOTIFY_WAYS", "GuildSettings", "PlayerStats", "PostedNudge", "Records"]
+__all__ = ["LANGUAGES", "NOTIFY_WAYS", "GuildSettings", "PlayerStats", "PostedNudge", "Records"]

@@ -8,6 +8,8 @@ Readable in Discord's dark and light themes: the image carries its own opaque da
 colour of Discord's dark embeds), so it looks the same on either; every line colour stands out
 from that panel by a WCAG contrast of at least 3:1 and the text by at least 7:1. Lines differ by
 marker and dash too, not only by colour, and the legend lists players by final standing.
+Its words (axes, title, a seat with no drawable name) are in the language asked for: the
+server's, as it goes on the final table message (cogs/voices.py).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties, findfont
 from matplotlib.ft2font import FT2Font
 from matplotlib.ticker import MaxNLocator
+
+from bot.i18n import DEFAULT_LANG, Lang, t, tc
 
 WIDTH, HEIGHT, DPI = 800, 450, 100
 """Pixels: wide enough for Discord's desktop preview, legible when a phone scales it down."""
@@ -41,9 +45,9 @@ _lock = threading.Lock()
 
 
 def running_totals_png(names: Sequence[str], totals: Sequence[Sequence[int]],
-                       title: str = "Running totals") -> bytes:
+                       title: str | None = None, lang: Lang = DEFAULT_LANG) -> bytes:
     """The chart as PNG bytes. `totals[h][seat]` is the seat's total after hand h + 1."""
-    figure = running_totals_figure(names, totals, title)
+    figure = running_totals_figure(names, totals, title, lang)
     buffer = io.BytesIO()
     with _lock:
         FigureCanvasAgg(figure)  # attaches itself: savefig draws with Agg, no pyplot
@@ -52,8 +56,9 @@ def running_totals_png(names: Sequence[str], totals: Sequence[Sequence[int]],
 
 
 def running_totals_figure(names: Sequence[str], totals: Sequence[Sequence[int]],
-                          title: str = "Running totals") -> Figure:
-    """The chart as a matplotlib Figure (one Line2D per player, labelled with the name)."""
+                          title: str | None = None, lang: Lang = DEFAULT_LANG) -> Figure:
+    """The chart as a matplotlib Figure (one Line2D per player, labelled with the name);
+    `title`: default "Running totals" in `lang`."""
     if any(len(row) != len(names) for row in totals):
         raise ValueError("every hand needs one total per player")
     if len(names) > len(PALETTE):
@@ -68,10 +73,11 @@ def running_totals_figure(names: Sequence[str], totals: Sequence[Sequence[int]],
         ys = [0, *(row[seat] for row in totals)]
         axes.plot(hands, ys, color=PALETTE[seat], marker=MARKERS[seat],
                   linestyle=DASHES[seat], linewidth=2.4, markersize=6,
-                  label=f"{place}. {drawable(names[seat], seat)}  {ys[-1]}")
-    axes.set_title(title, color=TEXT, fontsize=15, loc="left", pad=10)
-    axes.set_xlabel("hand", color=TEXT, fontsize=12)
-    axes.set_ylabel("points", color=TEXT, fontsize=12)
+                  label=f"{place}. {drawable(names[seat], seat, lang)}  {ys[-1]}")
+    axes.set_title(title or t(lang, "Running totals"), color=TEXT, fontsize=15, loc="left",
+                   pad=10)
+    axes.set_xlabel(tc(lang, "chart", "hand"), color=TEXT, fontsize=12)
+    axes.set_ylabel(t(lang, "points"), color=TEXT, fontsize=12)
     axes.tick_params(colors=TEXT, labelsize=11)
     axes.grid(True, color=GRID, linewidth=0.8)
     axes.set_axisbelow(True)
@@ -95,14 +101,14 @@ LONGEST_NAME = 20
 """Characters of a name in the legend; a longer one ends in "…" so the plot keeps its width."""
 
 
-def drawable(name: str, seat: int) -> str:
+def drawable(name: str, seat: int, lang: Lang = DEFAULT_LANG) -> str:
     """The name without characters the font would draw as empty boxes ("Seat 3" if none left),
     shortened past LONGEST_NAME."""
     glyphs = _glyphs()
     kept = "".join(ch for ch in name if ord(ch) in glyphs).strip()
     if len(kept) > LONGEST_NAME:
         kept = kept[:LONGEST_NAME - 1].rstrip() + "…"
-    return kept or f"Seat {seat + 1}"
+    return kept or t(lang, "Seat {number}", number=seat + 1)
 
 
 def contrast(first: str, second: str) -> float:

@@ -16,6 +16,8 @@ docs/architecture.md section 6 budgets about one REST call per player action):
 A message whose new body is exactly what it already shows is not edited. `close` sends whatever
 is held before the bot disconnects. A slot that the acting player's interaction response can
 carry is left to it (cogs.interact), and sent over REST only if that response fails (`release`).
+Before a body is rendered the languages it needs are made known (`Voices.prepare`: a store read
+once a process, no REST call).
 
 Faults (docs/discord.md): discord.py retries 500/502/504 and waits out 429s by itself, and
 raises everything else at once. A send that still fails with a server error, a 429, or a
@@ -50,6 +52,7 @@ from bot.models import TableStatus, TableView
 from bot.presenter import TableReads
 from cogs import render
 from cogs.interact import Acting
+from cogs.voices import Voices
 from engine import PlayerView
 
 log = logging.getLogger(__name__)
@@ -136,14 +139,16 @@ class Delivery:
                  dm_posted: Callable[[int, int], None] | None = None,
                  no_access: Callable[[TableView, discord.HTTPException], None] | None = None,
                  edit_interval: float = TABLE_EDIT_INTERVAL,
-                 computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK) -> None:
+                 computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK,
+                 voices: Voices | None = None) -> None:
         """`body_of`: what a slot shows now (the presenter's). `dm_closed(table, user, acting)`:
         Discord refused a DM (error 50007). `sent(table)`: a slot of the table is up to date
         (or given up). `dm_posted(table, user)`: a hand DM went out as a NEW message (one that
         notifies, docs/discord.md). `no_access(view, error)`: the bot may not post the table
         message. A table's channel found gone (deleted while the bot was away) is reported as
         the bot event `table_channel_gone` (CHANNEL_GONE, cogs/gateway.py ends its table).
-        `edit_interval`, `computer_hold`: see the module docstring (0: no wait)."""
+        `edit_interval`, `computer_hold`: see the module docstring (0: no wait). `voices`: who
+        reads which language; what a slot's body needs is loaded before `body_of` renders it."""
         self.bot = bot
         self.tables = tables
         self.clock = clock
@@ -154,6 +159,7 @@ class Delivery:
         self._no_access = no_access
         self.edit_interval = edit_interval
         self.computer_hold = computer_hold
+        self.voices = voices if voices is not None else Voices(bot)
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: set[asyncio.Task[Any]] = set()  # held updates waiting (in _tasks too)
@@ -245,6 +251,7 @@ class Delivery:
     async def delivering(self, slot: Slot) -> AsyncIterator[render.Render]:
         """Hold the slot while an interaction response delivers it (see cogs.interact)."""
         async with slot.lock:
+            await self._prepare(slot)
             version = slot.version
             body = self.body_of(slot)
             yield body
@@ -265,6 +272,7 @@ class Delivery:
         """`/ohhell table`: `send` posts the table anew; the old message stops being live."""
         async with slot.lock:
             slot.view = slot.view or view
+            await self._prepare(slot)
             version = slot.version
             body = self.body_of(slot)
             old = slot.message_id
@@ -280,7 +288,8 @@ class Delivery:
     async def _retire(self, view: TableView, old: int, new: int) -> None:
         url = f"https://discord.com/channels/{view.guild_id}/{view.channel_id}/{new}"
         with contextlib.suppress(discord.HTTPException):
-            await self._edit(view.channel_id, old, render.moved_message(view, url))
+            await self._edit(view.channel_id, old, render.moved_message(
+                view, url, self.voices.server(view.guild_id)))
 
     def delivered(self, slot: Slot, message_id: int | None) -> None:
         """An interaction response created the slot's message (the table message at start)."""
@@ -301,6 +310,7 @@ class Delivery:
                             self._arm(slot, wait)
                             return
                     held = False
+                    await self._prepare(slot)
                     version, acting, slot.acting = slot.version, slot.acting, None
                     slot.inflight, slot.dirty_since = version, None
                     body = self.body_of(slot)
@@ -352,6 +362,11 @@ class Delivery:
             if slot.task is asyncio.current_task():
                 slot.task = None  # a finished task would keep its context alive
             self._sent(slot.table_id)
+
+    async def _prepare(self, slot: Slot) -> None:
+        """Know the languages the slot's body is in (a read once a process, then memory)."""
+        if slot.view is not None:
+            await self.voices.prepare(slot.view.guild_id, (slot.user_id,))
 
     def _retry_later(self, slot: Slot, err: BaseException) -> None:
         """A send failed for a reason that passes (a server error, a 429 that outlasted
@@ -513,8 +528,10 @@ class Delivery:
         """A first DM when someone joins: it finds closed DMs while they are still here.
         Returns its message id (None when it failed)."""
         try:
+            await self.voices.prepare(view.guild_id, (user_id,))
+            lang = self.voices.person(user_id, view.guild_id)
             cid = await self._dm_channel(user_id, None)
-            mid, _ = await self._post(cid, render.welcome_dm(view))
+            mid, _ = await self._post(cid, render.welcome_dm(view, lang))
             return mid
         except discord.Forbidden as err:
             if err.code != DM_CLOSED:

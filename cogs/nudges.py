@@ -6,7 +6,8 @@ that is edited to show "your turn" therefore tells nobody. So when a person's tu
 they have not acted `after` seconds later (NUDGE_AFTER, 20 by default, on the service's clock),
 they get one nudge: a short DM with a jump link to the table, or a channel message that mentions
 them, as they chose with `/ohhell notify` (else the server's default from `/ohhell settings`,
-else DM). Someone who acts in time is not nudged. The turn timer's half-time warning goes the
+else DM), in their language (their last-seen Discord locale, else the server's; cogs/voices.py).
+Someone who acts in time is not nudged. The turn timer's half-time warning goes the
 same way. A turn gets at most one notification: a new DM that reached the person during it, or
 less than `after` seconds before it began and since they last acted (a new hand's DM, which
 carries the last hand's result), was it, and no nudge follows. Each person keeps at most one
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -49,6 +51,7 @@ from bot.events import (
     TurnChanged,
     TurnResumed,
 )
+from bot.i18n import DEFAULT_LANG, Lang
 from bot.models import TableView
 from bot.records import PostedNudge, Records
 from bot.scheduler import Scheduler
@@ -64,6 +67,15 @@ DM_CLOSED = 50007
 
 Preference = Callable[[int, int], Awaitable[str]]
 """(guild id, user id) -> "dm", "mention" or "off"."""
+Speaker = Callable[[int, int], Awaitable[Lang]]
+"""(guild id, user id) -> the language the person reads (cogs/voices.py)."""
+Wording = Callable[[Lang], "render.NudgeText"]
+"""A nudge's text, worded in the language of the person it goes to."""
+
+
+async def english(guild_id: int, user_id: int) -> Lang:
+    """The speaker when nobody knows better (no cogs.voices at hand)."""
+    return DEFAULT_LANG
 
 
 async def always_dm(guild_id: int, user_id: int) -> str:
@@ -113,14 +125,17 @@ class Nudger:
     def __init__(self, bot: discord.Client, clock: Clock, *, after: float = NUDGE_AFTER,
                  preference: Preference = always_dm,
                  dm_channel: Callable[[int], Awaitable[int]] | None = None,
-                 scheduler: Scheduler | None = None, records: Records | None = None) -> None:
+                 scheduler: Scheduler | None = None, records: Records | None = None,
+                 speaker: Speaker = english) -> None:
         """`after`: grace seconds (0: no nudges, warnings still go). `dm_channel`: the DM
         channel id of a user (the presenter's cached lookup). `scheduler`: the process's
         deadlines (the table service's; default: one of its own). `records`: where the posted
-        nudges are kept across restarts (None: in memory only)."""
+        nudges are kept across restarts (None: in memory only). `speaker`: the language of
+        the person nudged."""
         self.bot, self.clock, self.after = bot, clock, after
         self._scheduler = scheduler or Scheduler(clock)
         self.preference = preference
+        self.speaker = speaker
         self._dm_channel = dm_channel
         self._records = records
         self._adopting: dict[int, asyncio.Task[None]] = {}  # table -> reading its kept nudges
@@ -196,8 +211,8 @@ class Nudger:
     def _due_now(self, turn: Turn) -> None:
         """The turn's moment came: nudge the person if it still waits on them."""
         if not (turn.ended or turn.warned or turn.notified or self._closed):
-            self._spawn(self._send(turn, render.turn_nudge(turn.view, turn.user_id,
-                                                           turn.awaits), nudge=True))
+            self._spawn(self._send(turn, functools.partial(
+                render.turn_nudge, turn.view, turn.user_id, turn.awaits), nudge=True))
 
     def _adopt_kept(self, table_id: int) -> None:
         """A restart: read the table's nudges kept from before (once; its nudges wait)."""
@@ -268,11 +283,12 @@ class Nudger:
         if turn is None:
             turn = turns[sv.user_id] = Turn(view.table_id, sv.user_id, view)
         turn.warned = True
-        self._spawn(self._send(turn, render.warning_nudge(view, sv.user_id, deadline)))
+        self._spawn(self._send(turn, functools.partial(
+            render.warning_nudge, view, sv.user_id, deadline)))
 
     # ---- delivery ------------------------------------------------------------------------------
 
-    async def _send(self, turn: Turn, text: render.NudgeText, *, nudge: bool = False) -> None:
+    async def _send(self, turn: Turn, wording: Wording, *, nudge: bool = False) -> None:
         """Post the nudge (`nudge`; else the warning) the person chose, replacing the one they
         have; if their turn ended meanwhile, take it down again."""
         key = (turn.table_id, turn.user_id)
@@ -287,6 +303,7 @@ class Nudger:
                 how = await self.preference(view.guild_id, turn.user_id)
                 if how == "off" or turn.ended:
                     return
+                text = wording(await self.speaker(view.guild_id, turn.user_id))
                 seat = view.seat_of(turn.user_id)
                 closed = seat is None or view.seats[seat].dm_failed
                 posted = None
@@ -392,4 +409,4 @@ def _user(view: TableView, seat: int) -> int | None:
     return view.seats[seat].user_id if 0 <= seat < len(view.seats) else None
 
 
-__all__ = ["DEFAULT_HOW", "NUDGE_AFTER", "Nudger", "always_dm", "stored_preference"]
+__all__ = ["DEFAULT_HOW", "NUDGE_AFTER", "Nudger", "always_dm", "english", "stored_preference"]

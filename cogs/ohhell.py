@@ -33,6 +33,7 @@ from cogs.gateway import Gateway
 from cogs.interact import Acting, acting_as
 from cogs.nudges import stored_preference
 from cogs.presenter import COMPUTER_HOLD_SLACK, DiscordPresenter
+from cogs.voices import Voices
 from engine import Bid, Declaration, Move, Phase, Play, Rules, sort_hand
 
 log = logging.getLogger(__name__)
@@ -47,11 +48,6 @@ MAX_CARDS = 20  # the largest hand: Wizard's 60 cards give 3 players 20
 def own_lang(interaction: discord.Interaction) -> Lang:
     """The person's language: for what only they read (ephemeral answers, their DMs)."""
     return lang_for(interaction.locale)
-
-
-def server_lang(interaction: discord.Interaction) -> Lang:
-    """The server's language: for what everyone in the channel reads."""
-    return lang_for(interaction.guild_locale)
 
 
 def _choices(values: Any) -> list[app_commands.Choice[str]]:
@@ -69,6 +65,9 @@ RESET_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in 
 NOTIFY_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in (
     ("a DM with a link to the table", "dm"), ("a mention in the table's channel", "mention"),
     ("off: no notification", "off"))]
+LANGUAGE_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in (
+    ("Automatic", "auto"), ("English", "en"), ("Norsk", "nb"))]
+"""`/ohhell settings language:` ("auto": the server's Discord language; cogs/voices.py)."""
 
 
 class CardTransformer(app_commands.Transformer):
@@ -100,10 +99,13 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     def __init__(self, bot: commands.Bot, service: TableService, records: Records,
                  presenter: DiscordPresenter) -> None:
         self.bot, self.service, self.records, self.presenter = bot, service, records, presenter
+        self.voices = presenter.voices
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A control of ours that no template matches any more (an older version): answer."""
+        """Every interaction tells the person's locale (cogs/voices.py). A control of ours that
+        no template matches any more (an older version): answer."""
+        self.voices.saw(interaction)
         if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, Any] = dict(interaction.data or {})
@@ -147,6 +149,13 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     async def _settings(self, guild_id: int | None) -> GuildSettings:
         return await self.records.get_settings(guild_id or 0)
 
+    async def _server_lang(self, interaction: discord.Interaction) -> Lang:
+        """The server's language (its setting, else its Discord one): for what the channel
+        reads."""
+        guild_id = interaction.guild_id or 0
+        await self.voices.prepare(guild_id)
+        return self.voices.server(guild_id)
+
     async def _allow_computers(self, guild_id: int | None) -> None:
         if not (await self._settings(guild_id)).allow_computers:
             raise TableError("Computer players are turned off in this server.")
@@ -157,6 +166,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                    post_table: bool = False, hand_number: int | None = None) -> None:
         """Perform one action and answer it (see cogs.interact for why it is done this way);
         `done` is the answer in the actor's language ("Done." without one)."""
+        self.voices.saw(interaction)  # before the DMs this action may send are rendered
         acting = Acting(interaction, table_id, post_table=post_table, ephemeral=not post_table)
         acting.start()
         try:
@@ -185,7 +195,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                        hand_number: int | None) -> None:
         interaction = acting.interaction
         response = interaction.response
-        notice = self.presenter.take_notice(result.table_id, acting.user_id)
+        notice = self.presenter.take_notice(result.table_id, acting.user_id,
+                                            own_lang(interaction))
         if acting.covered:
             slot = acting.covered[0]
             async with self.presenter.delivering(slot) as body:
@@ -219,7 +230,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
 
     async def _refuse(self, interaction: discord.Interaction, text: str,
                       table_id: int | None) -> None:
-        notice = self.presenter.take_notice(table_id, interaction.user.id) if table_id else None
+        notice = (self.presenter.take_notice(table_id, interaction.user.id, own_lang(interaction))
+                  if table_id else None)
         await answer(interaction, f"{text}\n\n{notice}" if notice else text)
 
     def _hand_render(self, view: TableView, user_id: int, hand_number: int, *,
@@ -460,7 +472,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         view = self.service.table(table_id)
         pv = self.service.hand_view(table_id, interaction.user.id)
         body = render.hand_message(view, pv, dm=False, lang=own_lang(interaction))
-        notice = self.presenter.take_notice(table_id, interaction.user.id)
+        notice = self.presenter.take_notice(table_id, interaction.user.id,
+                                            own_lang(interaction))
         await interaction.response.send_message(content=notice, ephemeral=True,
                                                 **body.send_kwargs())
 
@@ -524,7 +537,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     @app_commands.choices(sort=SORT_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, sort: str = "rating") -> None:
         rows = await self.records.leaderboard(interaction.guild_id or 0, sort=sort, limit=10)
-        lang = server_lang(interaction)
+        lang = await self._server_lang(interaction)
         name = interaction.guild.name if interaction.guild else t(lang, "this server")
         await interaction.response.send_message(embed=render.leaderboard_embed(
             rows, sort, name, lang))
@@ -536,7 +549,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         user = member or interaction.user
         found = await self.records.player_stats(interaction.guild_id or 0, user.id)
         await interaction.response.send_message(embed=render.stats_embed(
-            found, user.id, server_lang(interaction)))
+            found, user.id, await self._server_lang(interaction)))
 
     @ohhell.command(name="settings", description="Server defaults for new tables (Manage Server)")
     @app_commands.describe(preset="Default rule system", scoring="Default scoring",
@@ -544,15 +557,17 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                            turn_timeout="Default seconds per turn (0: untimed)",
                            computers="Whether tables may seat computer players",
                            notify="How players who chose nothing are told it is their turn",
-                           reset="Put an option back to what the preset (or the bot) decides")
+                           reset="Put an option back to what the preset (or the bot) decides",
+                           language="Language of the table messages (automatic: the server's "
+                                    "Discord language)")
     @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES, reset=RESET_CHOICES,
-                          notify=NOTIFY_CHOICES)
+                          notify=NOTIFY_CHOICES, language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(self, interaction: discord.Interaction, preset: str | None = None,
                        scoring: str | None = None, hook: bool | None = None,
                        turn_timeout: app_commands.Range[int, 0, 86_400] | None = None,
                        computers: bool | None = None, notify: str | None = None,
-                       reset: str | None = None) -> None:
+                       reset: str | None = None, language: str | None = None) -> None:
         gs = await self._settings(interaction.guild_id)
         options = dict(gs.options)
         changes: dict[str, Any] = {}
@@ -579,15 +594,19 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             changes["allow_computers"] = computers
         if notify is not None:
             changes["notify"] = notify
+        if language is not None:
+            changes["language"] = None if language == "auto" else language
         changed = {k: v for k, v in changes.items() if getattr(gs, k) != v}
         if changed:
             gs = dataclasses.replace(gs, **changed)
             await self.records.save_settings(gs)
+            self.voices.chose(gs.guild_id, gs.language)  # the server's later messages
         lang = own_lang(interaction)
         await interaction.response.send_message(
             content=t(lang, "Saved. New tables start from these defaults.") if changed else None,
             embed=render.settings_embed(
-                gs, bot_turn_timeout=self.service.config.default_turn_timeout, lang=lang),
+                gs, bot_turn_timeout=self.service.config.default_turn_timeout, lang=lang,
+                server_lang=await self._server_lang(interaction)),
             ephemeral=True)
 
     @ohhell.command(name="notify", description="How you are told it is your turn")
@@ -637,7 +656,7 @@ async def setup(bot: commands.Bot) -> None:
     settings = bot.settings
     directory = bot.directory
     presenter = DiscordPresenter(
-        bot, directory, bot.service_clock,
+        bot, directory, bot.service_clock, voices=Voices(bot, bot.store),
         edit_interval=settings.table_edit_interval,
         computer_hold=settings.computer_delay + COMPUTER_HOLD_SLACK,
         nudge_after=settings.turn_nudge_after, preference=stored_preference(bot.store),

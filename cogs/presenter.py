@@ -16,6 +16,11 @@ DMs that Discord refuses with error 50007 (the person does not accept DMs): the 
 (`set_dm_failed`, so it is never tried again this game), the table message says to use My hand,
 and the person is told ephemerally when they next interact (at once if it is their own click).
 
+Languages (docs/discord.md, "Who reads what"; cogs/voices.py): the table message, its notes and
+the end-of-game chart are worded when rendered, in the server's language of that moment; each
+DM (and notice, and nudge) in its person's own. A note is kept as a function of the language
+(`Note`), so a language changed mid-game shows in the next update.
+
 When the bot may not post in a table's channel (403 Missing Access/Permissions), the host is
 told once in plain words (a DM, else an ephemeral notice at their next click) and one WARNING is
 logged. An ended table is forgotten, with its owed notices, once its last messages are sent or
@@ -26,14 +31,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
 import discord
 
+from bot.card_words import suit_name
 from bot.clock import Clock
 from bot.errors import TableError
 from bot.events import (
@@ -56,6 +63,7 @@ from bot.events import (
     TurnChanged,
     TurnResumed,
 )
+from bot.i18n import Lang, lang_for, t
 from bot.models import SeatView, TableView
 from bot.presenter import TableReads
 from bot.records import Records
@@ -71,10 +79,14 @@ from cogs.delivery import (
 )
 from cogs.interact import Acting, current_acting
 from cogs.nudges import NUDGE_AFTER, Nudger, Preference, always_dm
+from cogs.voices import Voices
 
 log = logging.getLogger(__name__)
 GONE = ("channel deleted", "bot removed")
 """TableCancelled reasons whose table message can no longer be reached."""
+Note = Callable[[Lang], str]
+"""A line of the table's recent happenings, worded when the message is rendered (so in the
+server's language of that moment)."""
 
 
 @dataclass(eq=False)
@@ -84,6 +96,7 @@ class TableState:
     view: TableView
     table: Slot
     extras: render.TableExtras = field(default_factory=render.TableExtras)
+    notes: list[Note] = field(default_factory=list)  # the last few happenings, newest last
     dms: dict[int, Slot] = field(default_factory=dict)  # user id -> DM of the latest hand
     departed: dict[int, str] = field(default_factory=dict)  # user id -> "leave" or "kick"
     closing: list[Slot] = field(default_factory=list)  # finished DMs whose last edit is due
@@ -102,7 +115,7 @@ class DiscordPresenter:
                  computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK,
                  nudge_after: float = NUDGE_AFTER, preference: Preference = always_dm,
                  executor: Executor | None = None, scheduler: Scheduler | None = None,
-                 records: Records | None = None) -> None:
+                 records: Records | None = None, voices: Voices | None = None) -> None:
         """`tables`: the hands it DMs and the messages it keeps (built before the service).
         `edit_interval`: least seconds between edits of a table message. `computer_hold`: most
         seconds a table update waits for the computers to act next (0: never wait).
@@ -110,14 +123,17 @@ class DiscordPresenter:
         (cogs.nudges). `executor`: where the end-of-game chart is drawn (worker processes keep
         its half second of CPU from holding the GIL the event loop needs; None: a thread).
         `scheduler`: the process's deadlines, where the nudges' moments are kept. `records`:
-        where the posted nudges are kept across restarts."""
+        where the posted nudges are kept across restarts. `voices`: who reads which language
+        (cogs/voices.py; None: the servers' Discord locales, nobody's own)."""
         self.tables = tables
+        self.voices = voices if voices is not None else Voices(bot)
         self._executor = executor
         self.delivery = Delivery(bot, tables, clock, body_of=self.body_of,
                                  dm_closed=self._dm_closed, sent=self._forget_if_done,
                                  dm_posted=self._dm_posted,
                                  no_access=self._no_access,
-                                 edit_interval=edit_interval, computer_hold=computer_hold)
+                                 edit_interval=edit_interval, computer_hold=computer_hold,
+                                 voices=self.voices)
         self._tables: dict[int, TableState] = {}
         self._owed: set[tuple[int, int]] = set()  # (table, user) to tell about closed DMs
         self._notices: dict[tuple[int, int], str] = {}  # (table, user) -> another notice
@@ -125,7 +141,7 @@ class DiscordPresenter:
         self._invited: dict[int, int | None] = {}  # channel -> the game whose rematch pinged
         self.nudges = Nudger(bot, clock, after=nudge_after, preference=preference,
                              dm_channel=self.delivery.dm_channel, scheduler=scheduler,
-                             records=records)
+                             records=records, speaker=self.voices.person_lang)
         self._welcomes: dict[tuple[int, int], asyncio.Task[None]] = {}  # (table, user)
         self._charting: dict[int, asyncio.Task[None]] = {}  # tables whose chart is drawn now
 
@@ -156,9 +172,8 @@ class DiscordPresenter:
             if (isinstance(e, SeatsChanged) and e.reason in ("leave", "kick")
                     and e.user_id in ts.welcomes and table.state is None):
                 # out of the lobby: the welcome DM says so (mid-game, the hand DM does)
-                body = render.hand_over_message(table, 0, 0, departed=e.reason)
-                self.delivery.spawn(self.delivery.edit_dm(
-                    e.user_id, ts.welcomes.pop(e.user_id), body))
+                self.delivery.spawn(self._farewell(table, e.user_id, ts.welcomes.pop(e.user_id),
+                                                   e.reason))
             if isinstance(e, SeatsChanged) and e.reason == "join" and e.user_id is not None:
                 key = (table.table_id, e.user_id)
                 task = self.delivery.spawn(self._welcome(ts, e.user_id, acting))
@@ -170,6 +185,14 @@ class DiscordPresenter:
         mid = await self.delivery.welcome(ts.view, user_id, acting)
         if mid is not None and ts.view.state is None:  # kept while in the lobby only
             ts.welcomes[user_id] = mid
+
+    async def _farewell(self, view: TableView, user_id: int, message_id: int,
+                        how: str) -> None:
+        """The welcome DM of someone who left the lobby (or was removed) says so."""
+        await self.voices.prepare(view.guild_id, (user_id,))
+        body = render.hand_over_message(view, 0, 0, departed=how,
+                                        lang=self.voices.person(user_id, view.guild_id))
+        await self.delivery.edit_dm(user_id, message_id, body)
 
     def _welcomed(self, key: tuple[int, int], task: asyncio.Task[None]) -> None:
         if self._welcomes.get(key) is task:
@@ -190,34 +213,14 @@ class DiscordPresenter:
     # ---- what changed ---------------------------------------------------------------------
 
     def _remember(self, ts: TableState, events: list[Event]) -> None:
-        seats = ts.view.seats
-        notes = ts.extras.notes
-
-        def name(seat: int) -> str:
-            return render.seat_label(seats[seat]) if 0 <= seat < len(seats) else f"seat {seat}"
-
+        notes = ts.notes
         for e in events:
-            if isinstance(e, TrickWon):
-                notes.append(f"{name(e.winner)} won trick {e.trick_number}.")
-            elif isinstance(e, TimedOut):
-                notes.append(f"{name(e.seat)} ran out of time; a computer moved for them.")
-            elif isinstance(e, SeatAutopiloted):
-                notes.append(f"A computer plays for {name(e.seat)} until they act again."
-                             if e.on else f"{name(e.seat)} is back.")
-            elif isinstance(e, SeatsChanged) and e.reason in ("leave", "kick", "replaced"):
-                if e.user_id is not None and e.reason != "replaced":
+            note = _note(e, ts.view.seats)
+            if note is not None:
+                notes.append(note)
+            if isinstance(e, SeatsChanged) and e.reason in ("leave", "kick"):
+                if e.user_id is not None:
                     ts.departed[e.user_id] = e.reason  # their last DM says so
-                notes.append(f"{e.name} {'took the seat' if e.reason == 'replaced' else 'left'}.")
-            elif isinstance(e, TrumpChosen):
-                notes.append(f"{name(e.seat)} named trump: "
-                             f"{e.suit.label if e.suit is not None else 'no trump'}.")
-            elif isinstance(e, TrumpTurned):
-                notes.append(f"Turned after the bids: {render.trump_text(e.card, e.suit)}"
-                             + (f"; the Super Trump is {e.super_trump}." if e.super_trump
-                                else "."))
-            elif isinstance(e, EvenBids):
-                notes.append("The bids add up: everyone lost a card, taken blind."
-                             if e.lost else "The bids add up: everyone got one more card.")
             elif isinstance(e, GameOver):
                 ts.extras.game_over = e
                 self._charting[ts.view.table_id] = self.delivery.spawn(self._draw_chart(ts))
@@ -225,9 +228,6 @@ class DiscordPresenter:
                 ts.extras.invited = e.invited
                 ts.extras.invite_pings = self._invited.get(ts.view.channel_id) != e.rematch_of
                 self._invited[ts.view.channel_id] = e.rematch_of
-            elif isinstance(e, TableCancelled):
-                notes.append("Everyone left." if e.reason == "everyone left"
-                             else f"Ended by <@{e.by}>." if e.by else "The table was closed.")
             elif isinstance(e, HandDealt):
                 notes.clear()
                 ts.welcomes.clear()  # dealt: the hand DMs take over
@@ -292,17 +292,21 @@ class DiscordPresenter:
         view = slot.view
         assert view is not None
         if slot.is_table:
+            lang = self.voices.server(view.guild_id)
             ts = self._tables.get(slot.table_id)
-            extras = ts.extras if ts is not None else render.TableExtras()
-            return render.table_message(view, extras)
+            extras = render.TableExtras() if ts is None else dataclasses.replace(
+                ts.extras, notes=[note(lang) for note in ts.notes])
+            return render.table_message(view, extras, lang)
         assert slot.seat is not None and slot.hand_number is not None
+        lang = self.voices.person(slot.user_id or 0, view.guild_id)
         if slot.final or slot.pv is None:
             ts = self._tables.get(slot.table_id)
             return render.hand_over_message(
                 view, slot.seat, slot.hand_number,
                 over=ts.extras.game_over if ts is not None else None,
-                departed=ts.departed.get(slot.user_id or 0) if ts is not None else None)
-        return render.hand_message(view, slot.pv, dm=True)
+                departed=ts.departed.get(slot.user_id or 0) if ts is not None else None,
+                lang=lang)
+        return render.hand_message(view, slot.pv, dm=True, lang=lang)
 
     # ---- the acting player's interaction response (cogs.ohhell) -----------------------------
 
@@ -355,11 +359,13 @@ class DiscordPresenter:
         self._told_no_access.add(view.table_id)
         log.warning("cannot post the table message of table %s in channel %s: %s",
                     view.table_id, view.channel_id, err)
-        text = (render.archived_notice(view) if err.code == THREAD_ARCHIVED
-                else render.no_access_notice(view))
-        self.delivery.spawn(self._tell_host(view, text))
+        self.delivery.spawn(self._tell_host(view, archived=err.code == THREAD_ARCHIVED))
 
-    async def _tell_host(self, view: TableView, text: str) -> None:
+    async def _tell_host(self, view: TableView, *, archived: bool) -> None:
+        await self.voices.prepare(view.guild_id, (view.host_id,))
+        lang = self.voices.person(view.host_id, view.guild_id)
+        text = (render.archived_notice(view, lang) if archived
+                else render.no_access_notice(view, lang))
         if not await self.delivery.notice(view.host_id, text):
             self._notices[(view.table_id, view.host_id)] = text
 
@@ -371,15 +377,17 @@ class DiscordPresenter:
             return
         self._owed.discard(key)
         try:
-            await acting.interaction.followup.send(render.DM_CLOSED_NOTICE, ephemeral=True)
+            await acting.interaction.followup.send(
+                render.dm_closed_notice(lang_for(acting.interaction.locale)), ephemeral=True)
         except discord.HTTPException:
             self._owed.add(key)
 
-    def take_notice(self, table_id: int, user_id: int) -> str | None:
-        """A notice owed to this person (their DMs are closed, the bot cannot post), once."""
+    def take_notice(self, table_id: int, user_id: int, lang: Lang) -> str | None:
+        """A notice owed to this person (their DMs are closed, the bot cannot post), once;
+        `lang`: theirs (they are interacting)."""
         if (table_id, user_id) in self._owed:
             self._owed.discard((table_id, user_id))
-            return render.DM_CLOSED_NOTICE
+            return render.dm_closed_notice(lang)
         return self._notices.pop((table_id, user_id), None)
 
     async def _draw_chart(self, ts: TableState) -> None:
@@ -392,8 +400,10 @@ class DiscordPresenter:
                 return
             names = [seat.name for seat in ts.view.seats]
             totals = [list(record.totals) for record in state.scoresheet]
-            title = f"{render.game_title(ts.view)}: running totals"
-            draw = functools.partial(chart.running_totals_png, names, totals, title)
+            await self.voices.prepare(ts.view.guild_id)
+            lang = self.voices.server(ts.view.guild_id)  # the channel's: the final message's
+            title = t(lang, "{game}: running totals", game=render.game_title(ts.view, lang))
+            draw = functools.partial(chart.running_totals_png, names, totals, title, lang)
             ts.extras.chart = await asyncio.get_running_loop().run_in_executor(
                 self._executor, draw)
         except Exception:
@@ -432,6 +442,55 @@ class DiscordPresenter:
         await self.delivery.close([slot for ts in list(self._tables.values())
                                    for slot in ts.slots()])
         await self.nudges.close()
+        await self.voices.close()
+
+
+def _note(e: Event, seats: Sequence[SeatView]) -> Note | None:
+    """The table message's line for an event, if it has one (worded later, in the language
+    of the moment it is shown)."""
+
+    def name(seat: int, lang: Lang) -> str:
+        if 0 <= seat < len(seats):
+            return render.seat_label(seats[seat])
+        return t(lang, "seat {number}", number=seat + 1)
+
+    if isinstance(e, TrickWon):
+        return lambda lang: t(lang, "{name} won trick {number}.", name=name(e.winner, lang),
+                              number=e.trick_number)
+    if isinstance(e, TimedOut):
+        return lambda lang: t(lang, "{name} ran out of time; a computer moved for them.",
+                              name=name(e.seat, lang))
+    if isinstance(e, SeatAutopiloted):
+        if e.on:
+            return lambda lang: t(lang, "A computer plays for {name} until they act again.",
+                                  name=name(e.seat, lang))
+        return lambda lang: t(lang, "{name} is back.", name=name(e.seat, lang))
+    if isinstance(e, SeatsChanged) and e.reason == "replaced":
+        return lambda lang: t(lang, "{name} took the seat.", name=e.name)
+    if isinstance(e, SeatsChanged) and e.reason in ("leave", "kick"):
+        return lambda lang: t(lang, "{name} left.", name=e.name)
+    if isinstance(e, TrumpChosen):
+        return lambda lang: t(lang, "{name} named trump: {suit}.", name=name(e.seat, lang),
+                              suit=t(lang, "no trump") if e.suit is None
+                              else suit_name(e.suit, lang))
+    if isinstance(e, TrumpTurned):
+        if e.super_trump:
+            return lambda lang: t(
+                lang, "Turned after the bids: {trump}; the Super Trump is {card}.",
+                trump=render.trump_text(e.card, e.suit, lang=lang), card=e.super_trump)
+        return lambda lang: t(lang, "Turned after the bids: {trump}.",
+                              trump=render.trump_text(e.card, e.suit, lang=lang))
+    if isinstance(e, EvenBids):
+        if e.lost:
+            return lambda lang: t(lang, "The bids add up: everyone lost a card, taken blind.")
+        return lambda lang: t(lang, "The bids add up: everyone got one more card.")
+    if isinstance(e, TableCancelled):
+        if e.reason == "everyone left":
+            return lambda lang: t(lang, "Everyone left.")
+        if e.by:
+            return lambda lang: t(lang, "Ended by {who}.", who=f"<@{e.by}>")
+        return lambda lang: t(lang, "The table was closed.")
+    return None
 
 
 def _delivered(slot: Slot) -> bool:

@@ -15,6 +15,7 @@ Knows rows and engine types, never Discord. The bot uses only what is exported h
     await store.player_stats(guild_id, user_id)    # PlayerStats | None
     await store.get_settings(guild_id) / save_settings(GuildSettings(...))
     await store.get_notify(user_id) / set_notify(user_id, "mention")   # NOTIFY_WAYS
+    await store.get_locale(user_id) / set_locale(user_id, "no")        # last-seen Discord locale
     await store.keep_nudge(PostedNudge(...)) / forget_nudge(...) / posted_nudges(table_id)
     page = await store.history(guild_id, user_id=..., preset=..., before=page.next_before)
     await store.forget_player(user_id, guild_id=None)   # Forgotten; PlayerSeated while seated
@@ -39,7 +40,7 @@ from data.errors import (
 from data.history import FORMER_PLAYER, Forgotten, GameSummary, HistoryPage, PlayerSeated
 from data.nudges import PostedNudge
 from data.results import FinishedGame, HandResultRow, RatingChange, SeatResult
-from data.settings import NOTIFY_WAYS, GuildSettings
+from data.settings import LANGUAGES, NOTIFY_WAYS, GuildSettings
 from data.stats import SORT_KEYS, PlayerStats
 from data.store import RecordedGame, Store
 from data.tables import (
@@ -54,6 +55,7 @@ from data.tables import (
 
 __all__ = [
     "FORMER_PLAYER",
+    "LANGUAGES",
     "NOTIFY_WAYS",
     "SORT_KEYS",
     "Action",

@@ -245,8 +245,8 @@ async def _forget_results(
     session: Session, user_id: int, guild_id: int | None, names: set[str], games: set[int]
 ) -> None:
     """Their seats in finished games (also games with no table row; added to games), the
-    ratings of all those games, totals and, when forgotten everywhere, their notification
-    choice."""
+    ratings of all those games, totals, their Discord locale and, when forgotten everywhere,
+    their notification choice."""
     if guild_id is None:
         guild_rows = await session.fetch(
             "SELECT guild_id FROM player_totals WHERE user_id = ?"
@@ -290,6 +290,8 @@ async def _forget_results(
         )
     # a nudge row outlives its table only when Discord refused its delete: the person's id
     # goes with the rest
+    # their locale is no server's: it goes whether they are forgotten everywhere or in one
+    await session.execute("DELETE FROM person_locales WHERE user_id = ?", (user_id,))
     if guild_id is None:
         await session.execute("DELETE FROM notify_prefs WHERE user_id = ?", (user_id,))
         await session.execute("DELETE FROM posted_nudges WHERE user_id = ?", (user_id,))

@@ -509,10 +509,10 @@ class Store:
 
     async def forget_player(self, user_id: int, guild_id: int | None = None) -> Forgotten:
         """Remove a person's name from every stored game, table, action and leaderboard
-        (everywhere, or in one server), and delete their ratings, totals and (everywhere) their
-        notification choice, in ONE transaction. Their finished seats read "a former player" so
-        every scoresheet still adds up. Raises PlayerSeated, changing nothing, while they hold
-        a seat at a table in progress."""
+        (everywhere, or in one server), and delete their ratings, totals, their Discord locale
+        and (everywhere) their notification choice, in ONE transaction. Their finished seats
+        read "a former player" so every scoresheet still adds up. Raises PlayerSeated, changing
+        nothing, while they hold a seat at a table in progress."""
         return await self._transaction(lambda s, _now: history.forget(s, user_id, guild_id))
 
     # -- leaderboards and stats ----------------------------------------------------------------
@@ -563,6 +563,14 @@ class Store:
     async def set_notify(self, user_id: int, how: str) -> None:
         """Store a person's choice (ValueError for anything but "dm", "mention", "off")."""
         await self._statement(*settings.put_notify(user_id, how, self._clock()))
+
+    async def get_locale(self, user_id: int) -> str | None:
+        """This person's Discord locale as last seen in an interaction (None: never seen)."""
+        return await self._reading(lambda s: settings.get_locale(s, user_id))
+
+    async def set_locale(self, user_id: int, locale: str) -> None:
+        """Store a person's Discord locale (the caller writes only when it changed)."""
+        await self._statement(*settings.put_locale(user_id, locale, self._clock()))
 
     # -- turn nudges on Discord ----------------------------------------------------------------
 

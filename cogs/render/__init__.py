@@ -23,7 +23,12 @@ from cogs.render.commands import (
 )
 from cogs.render.hand import hand_message, hand_over_message, welcome_dm
 from cogs.render.lines import game_title, points, seat_label, trick_text, trump_text
-from cogs.render.notices import DM_CLOSED_NOTICE, archived_notice, no_access_notice
+from cogs.render.notices import (
+    DM_CLOSED_NOTICE,
+    archived_notice,
+    dm_closed_notice,
+    no_access_notice,
+)
 from cogs.render.nudges import NudgeText, turn_nudge, warning_nudge
 from cogs.render.scores import PHONE_WIDTH, scoresheet, scoresheet_text
 from cogs.render.table import CHART_FILE, TableExtras, moved_message, table_message
@@ -36,6 +41,7 @@ __all__ = [
     "Render",
     "TableExtras",
     "archived_notice",
+    "dm_closed_notice",
     "game_title",
     "hand_message",
     "hand_over_message",

@@ -108,12 +108,25 @@ def seconds_text(seconds: int, lang: Lang = DEFAULT_LANG) -> str:
     return t(lang, "untimed") if seconds == 0 else f"{seconds} s"
 
 
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "nb": "Norsk"}
+"""Each language by its own name, as a language picker shows it to everyone."""
+
+
+def language_text(chosen: str | None, now: Lang, lang: Lang = DEFAULT_LANG) -> str:
+    """The server's language setting: the one chosen, or automatic and what it gives now."""
+    if chosen is not None:
+        return f"**{LANGUAGE_NAMES.get(chosen, chosen)}**"
+    return t(lang, "**automatic**: the server's Discord language, now {name}",
+             name=LANGUAGE_NAMES[now])
+
+
 def settings_embed(guild_settings: GuildSettings, *, bot_turn_timeout: int,
-                   lang: Lang = DEFAULT_LANG) -> discord.Embed:
+                   lang: Lang = DEFAULT_LANG, server_lang: Lang = DEFAULT_LANG) -> discord.Embed:
     """`/ohhell settings`: the values new tables in this server really start from.
 
     `bot_turn_timeout` is the bot's own default (DEFAULT_TURN_TIMEOUT), shown as a value where
-    the server set none, never as "the bot default"."""
+    the server set none, never as "the bot default". `server_lang`: what the server's table
+    messages are written in now (shown beside an automatic language)."""
     gs = guild_settings
     opts = dict(gs.options)
     bots_default = " " + t(lang, "(the bot's default)")
@@ -133,7 +146,10 @@ def settings_embed(guild_settings: GuildSettings, *, bot_turn_timeout: int,
              t(lang, "Computer players: **{allowed}**", allowed=allowed),
              t(lang, "Turn notifications: **{how}**", how=notify_words(gs.notify or "dm", lang))
              + ("" if gs.notify else bots_default) + " "
-             + t(lang, "for players who chose none (`/ohhell notify`)")]
+             + t(lang, "for players who chose none (`/ohhell notify`)"),
+             t(lang, "Language: {language} (the table messages; each person's DMs follow "
+                     "their own Discord language)",
+               language=language_text(gs.language, server_lang, lang))]
     e = discord.Embed(title=t(lang, "Oh Hell server defaults"), colour=BLUE,
                       description="\n".join(lines))
     e.set_footer(text=t(lang, "A table's own /ohhell start options win over these. "

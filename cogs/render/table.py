@@ -26,6 +26,7 @@ from cogs.render.lines import (
     hand_title,
     over_under_line,
     points,
+    preset_words,
     seat_label,
     seat_mention,
     seat_result,
@@ -112,11 +113,11 @@ def _lobby(view: TableView, extras: TableExtras, lang: Lang) -> Render:
 
 def _options_text(view: TableView, lang: Lang) -> str:
     o = view.options
-    parts = [t(lang, "preset {preset}", preset=o.preset)]
+    parts = [t(lang, "preset {preset}", preset=preset_words(o.preset, lang))]
     if o.max_cards:
         parts.append(tn(lang, "at most {n} card", "at most {n} cards", o.max_cards))
     if o.scoring:
-        parts.append(t(lang, "scoring {scoring}", scoring=o.scoring))
+        parts.append(t(lang, "scoring {scoring}", scoring=preset_words(o.scoring, lang)))
     if o.hook is not None:
         parts.append(t(lang, "hook on") if o.hook else t(lang, "hook off"))
     if o.turn_timeout == 0:

@@ -108,3 +108,15 @@ def test_drawn_in_a_worker_process_as_the_bot_does() -> None:
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
         png = pool.submit(running_totals_png, NAMES[:3], game(3, 4), "Classic").result(120)
     assert Image.open(io.BytesIO(png)).size == (800, 450)
+
+
+def test_the_chart_speaks_the_language_asked_for() -> None:
+    """The final message's chart is in the server's language (cogs/voices.py)."""
+    figure = running_totals_figure(["A", "B", "\U0001F47E"], [[1, 2, 3]], lang="nb")
+    (axes,) = figure.axes
+    assert (axes.get_xlabel(), axes.get_ylabel()) == ("runde", "poeng")
+    assert axes.get_title(loc="left") == "Poengsum runde for runde"
+    legend = [text.get_text() for text in axes.get_legend().get_texts()]
+    assert any("Plass 3" in line for line in legend)  # the name the font cannot draw
+    english = running_totals_figure(["A", "B", "C"], [[1, 2, 3]]).axes[0]
+    assert (english.get_xlabel(), english.get_ylabel()) == ("hand", "points")

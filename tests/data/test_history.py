@@ -189,6 +189,8 @@ async def otto_everywhere(store: Store) -> dict[str, int]:
     await store.save_table(replace(lobby, saves=joined.saves + 1),
                            Action("leave", seat=1, user_id=OTTO))
     await store.set_notify(OTTO, "mention")
+    await store.set_locale(OTTO, "no")
+    await store.set_locale(12, "no")
     # a nudge whose delete Discord refused outlives its table
     await store.keep_nudge(PostedNudge(lobby.id, OTTO, lobby.channel_id, 99))
     games["lobby table"] = lobby.id  # a table, not a game: the nudge's
@@ -222,6 +224,8 @@ async def test_forget_me_leaves_no_trace_of_the_name(store: Store) -> None:
     assert await store.rating_changes(games["two"]) != []
     assert OTTO not in [c.user_id for c in await store.rating_changes(games["two"])]
     assert await store.get_notify(OTTO) is None
+    assert await store.get_locale(OTTO) is None
+    assert await store.get_locale(12) == "no"  # another person's stays
     assert await store.posted_nudges(lobby_table) == []
     assert await store.history(1, user_id=OTTO) == await store.history(1, user_id=99)
 
@@ -236,6 +240,7 @@ async def test_forget_in_one_server_keeps_the_others(store: Store) -> None:
     other = await store.get_game(games["other"])
     assert other is not None and other.seats[0].name == NAME
     assert await store.get_notify(OTTO) == "mention"
+    assert await store.get_locale(OTTO) is None  # no server's: it goes with any forgetting
     assert await store.posted_nudges(games["lobby table"]) == []  # the lobby was in server 1
     one = await store.get_game(games["one"])
     assert one is not None and one.seats[0].name == FORMER_PLAYER

@@ -417,11 +417,34 @@ class Harness:
         bot.http.close = close_http  # type: ignore[method-assign]
         self.adapter = FakeWebhookAdapter(self.fake)
         self.guild_id = guild_id
-        self.guild_locale = "en-US"
-        """The server's preferred language, sent with each interaction in it."""
+        self._guild_locale = "en-US"
         self.members: dict[int, Member] = {}
         self._handler = _ErrorCapture(self.fake.errors)
         self.guild: discord.Guild
+
+    @property
+    def guild_locale(self) -> str:
+        """The server's preferred language (Discord's `preferred_locale`): in its GUILD_CREATE,
+        and sent as `guild_locale` with each interaction in it."""
+        return self._guild_locale
+
+    @guild_locale.setter
+    def guild_locale(self, locale: str) -> None:
+        """A server manager changes it: Discord sends GUILD_UPDATE (once the guild exists)."""
+        self._guild_locale = locale
+        if hasattr(self, "guild"):  # GUILD_UPDATE carries no channels or members
+            update = {k: v for k, v in self._guild_data().items()
+                      if k not in ("channels", "members")}
+            self.state.parse_guild_update(update)  # type: ignore[arg-type]
+
+    def _guild_data(self) -> dict[str, Any]:
+        return {"id": str(self.guild_id), "name": "Card Room", "icon": None, "owner_id": "1",
+                "preferred_locale": self._guild_locale,
+                "roles": [{"id": str(self.guild_id), "name": "@everyone",
+                           "permissions": str(EVERYONE_PERMS.value), "position": 0, "color": 0,
+                           "hoist": False, "managed": False, "mentionable": False}],
+                "channels": [], "members": [], "emojis": [], "features": [],
+                "member_count": 2}
 
     async def _request(self, route: Any, **kwargs: Any) -> Any:
         """The bot's REST calls go to the fake until the bot closes its HTTP session."""
@@ -436,13 +459,8 @@ class Harness:
         for name in WATCHED_LOGGERS:
             logging.getLogger(name).addHandler(self._handler)
         await self.bot.login("fake-token")
-        gdata = {"id": str(self.guild_id), "name": "Card Room", "icon": None, "owner_id": "1",
-                 "roles": [{"id": str(self.guild_id), "name": "@everyone",
-                            "permissions": str(EVERYONE_PERMS.value), "position": 0, "color": 0,
-                            "hoist": False, "managed": False, "mentionable": False}],
-                 "channels": [], "members": [], "emojis": [], "features": [],
-                 "member_count": 2}
-        self.guild = discord.Guild(data=gdata, state=self.state)  # type: ignore[arg-type]
+        self.guild = discord.Guild(data=self._guild_data(),  # type: ignore[arg-type]
+                                   state=self.state)
         self.state._add_guild(self.guild)
         self.channels: list[int] = [self.add_channel(cid) for cid in channel_ids or []] or [
             self.add_channel() for _ in range(channels)]

@@ -3,10 +3,11 @@ locale and the server's): what only one person reads (ephemeral answers, their h
 client's language; Norwegian (Discord's `no`) reads Norwegian Bokmål from the catalogue
 (bot/i18n.py), and every body stays within Discord's limits (the Driver checks each one).
 
-The table message renders in Norwegian (checked here from the render) but the presenter does not
-yet pass the server's language to it. Still English, and so not checked here: turn DMs and nudges
-the presenter sends on its own, the card names in the card select's option descriptions, and
-the rule lines of `/ohhell rules`."""
+The table message renders in Norwegian (checked here from the render); who reads what the bot
+sends on its own (the table message in the server's language, DMs and nudges in each person's)
+is checked through the whole pipeline in tests/discord/test_voices.py; the commands' answers in
+tests/discord/test_norwegian_answers.py, refusals and `/ohhell rules` in
+tests/discord/test_refusal_language.py."""
 
 from __future__ import annotations
 
@@ -122,8 +123,7 @@ async def test_an_english_client_at_a_norwegian_server_reads_english(h: Harness)
 
 def test_the_table_message_and_final_standings_render_in_norwegian_within_limits() -> None:
     """Every table message of a whole game, and its final result, rendered for a Norwegian
-    server: no English word, within Discord's limits (the presenter is still to pass the
-    server's language: see the module docstring)."""
+    server: no English word, within Discord's limits."""
     rules = Rules.preset("classic").model_copy(update={"hand_sizes": [3, 1, 2]})
     game = Game.new(players=4, rules=rules, seed=3)
     rng = random.Random(3)

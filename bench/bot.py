@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import dataclasses
 import gc
 import logging
@@ -55,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot import Settings, create_bot
 from cogs import interact
 from engine import Phase
-from tests.discord.harness import Call, Harness, Member
+from tests.discord.harness import Call, Harness, Member, snowflake
 
 
 class Bench:
@@ -119,22 +120,16 @@ class Bench:
         self.h.fire(payload)
         return await fut - start
 
-    async def open_table(self, channel: int, members: list[Member]) -> int:
-        host, *others = members
-        bots = self.args.players - len(members)
-        extra = {"bots": bots, "bot_level": self.args.bot_level} if bots else {}
-        await self.interact(self.h.slash("ohhell start", host, channel=channel,
-                                         max_cards=self.args.max_cards, **extra))
-        await self.until(lambda: self.svc.find_table(channel) is not None)
-        for i, m in enumerate(others, start=2):  # a deferred answer comes before the seat
-            await self.interact(self.h.slash("ohhell join", m, channel=channel))
-            await self.until(lambda i=i: len(self.svc.find_table(channel).seats) >= i)
+    async def deal_table(self, channel: int, host: Member) -> int:
+        """`/ohhell deal` at a stored lobby (its people already seated): the real command,
+        whose hand DMs are the ones the players then click."""
         await self.interact(self.h.slash("ohhell deal", host, channel=channel))
-        await self.until(lambda: self.svc.find_table(channel).state is not None)
+        await self.until(lambda: getattr(self.svc.find_table(channel), "state", 1) is not None)
         view = self.svc.find_table(channel)
         self.changed[view.table_id] = asyncio.Event()
-        for m in members:
-            self.table_of_user[m.id] = view.table_id
+        for s in view.seats:
+            if s.user_id is not None:
+                self.table_of_user[s.user_id] = view.table_id
         await self.presenter.wait_delivered(view.table_id)
         return int(view.table_id)
 
@@ -207,6 +202,43 @@ class Bench:
         return True
 
 
+async def store_tables(path: Path, guild: int, channels: list[int], args: argparse.Namespace,
+                       people: list[list[tuple[str, int]]], *, dealt: bool = False) -> None:
+    """Store a table in each channel straight through the store (set-up, not measured): a
+    lobby with its people (`people[i]`, names and ids) and `--players` - `--humans` computer
+    seats, or with `dealt` a hand already dealt whose turn waits a day. The bot resumes them
+    at start-up as it would after a restart."""
+    from bot.models import TableOptions
+    from data import Action, Seat, Store, TableStatus
+    from engine import Game, Rules
+
+    computers = args.players - args.humans
+    options = TableOptions(max_cards=args.max_cards, computers=computers,
+                           computer_level=args.bot_level).model_dump(mode="json")
+    rules = Rules.preset("classic").model_copy(update={"hand_sizes": [args.max_cards]})
+    deadline = time.time() + 86_400  # nobody's turn runs out during the bench
+    async def store_one(store: Store, i: int) -> None:
+        seats = [Seat(name=name, user_id=uid) for name, uid in people[i]]
+        seats += [Seat(name=f"Bot {k + 1}", computer_level=args.bot_level)
+                  for k in range(computers)]
+        host = people[i][0][1]
+        record = await store.create_table(
+            guild_id=guild, channel_id=channels[i], host_id=host,
+            rules_json=rules.model_dump_json(), seats=seats,
+            action=Action("open", seat=0, user_id=host, payload={"options": options}),
+            meta={"options": options, "dm_failed_seats": []})
+        if dealt:
+            game = Game.new(players=len(seats), rules=rules, seed=i)
+            await store.save_table(dataclasses.replace(
+                record, status=TableStatus.PLAYING, snapshot_json=game.to_json(),
+                turn_deadline=deadline), Action("deal", user_id=host, payload={
+                    "seed": i, "players": len(seats)}))
+
+    async with await Store.open(f"sqlite:///{path}") as store:
+        for start in range(0, len(channels), 500):  # the writer takes them one after another
+            await asyncio.gather(*(store_one(store, i)
+                                   for i in range(start, min(start + 500, len(channels)))))
+
 def refreeze(phase: str, info: dict[str, Any]) -> None:
     """After a full collection, freeze the survivors: the next one scans only newer objects.
 
@@ -235,6 +267,13 @@ def rss_mb() -> tuple[float, float]:
     return now, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def load_average() -> str:
+    """The machine's 1/5/15-minute load (`uptime`): the figures depend on what else runs."""
+    with contextlib.suppress(OSError), open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+    return "unknown"
+
+
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
@@ -249,22 +288,28 @@ async def run(args: argparse.Namespace) -> int:
                             default_turn_timeout=args.turn_timeout, dev_guild_id=None,
                             turn_nudge_after=args.nudge_after)
         h = Harness(create_bot(settings))
-        await h.start(channels=args.tables)
-        bench = Bench(h, args)
         humans = args.humans
         members = [h.member(f"p{i}") for i in range(args.tables * humans)]
+        channels = [snowflake() for _ in range(args.tables)]
         t0 = time.perf_counter()
+        await store_tables(settings.database_path, h.guild_id, channels, args, [
+            [(m.name, m.id) for m in members[i * humans:(i + 1) * humans]]
+            for i in range(args.tables)])
+        stored = time.perf_counter() - t0
+        await h.start(channel_ids=channels)
+        resumed = time.perf_counter() - t0 - stored
+        bench = Bench(h, args)
         tables: list[int] = []
-        for start in range(0, args.tables, 50):  # open the tables 50 at a time
-            batch = range(start, min(start + 50, args.tables))
+        for start in range(0, args.tables, 100):  # deal 100 tables at a time
+            batch = range(start, min(start + 100, args.tables))
             tables += await asyncio.gather(*(
-                bench.open_table(h.channels[i], members[i * humans:(i + 1) * humans])
-                for i in batch))
+                bench.deal_table(channels[i], members[i * humans]) for i in batch))
         setup = time.perf_counter() - t0
         seated = (f"{humans} people and {args.players - humans} computer players "
                   f"({args.bot_level}, COMPUTER_DELAY {args.computer_delay:g} s)"
                   if humans < args.players else f"{args.players} people")
-        print(f"{len(tables)} tables of {seated} dealt in {setup:.1f} s "
+        print(f"{len(tables)} tables of {seated}: lobbies stored in {stored:.1f} s, resumed "
+              f"in {resumed:.1f} s, dealt with /ohhell deal in {setup - stored - resumed:.1f} s "
               f"({len(bench.svc.tables())} in progress)")
         gc.collect()
         if args.gc_threshold:
@@ -287,7 +332,11 @@ async def run(args: argparse.Namespace) -> int:
         stalls: list[float] = []
         stop = asyncio.Event()
         mon = asyncio.create_task(monitor(stop, stalls))
+        profile = cProfile.Profile() if args.profile else None
+        if profile is not None:
+            profile.enable()
         bench.counting = True
+        cpu0 = time.process_time()
         ready = list(tables)
         busy: set[asyncio.Task[Any]] = set()
         interval = 1 / args.rate
@@ -317,6 +366,10 @@ async def run(args: argparse.Namespace) -> int:
         if busy:
             await asyncio.gather(*busy)
         elapsed = loop.time() - begin
+        cpu = time.process_time() - cpu0
+        if profile is not None:
+            profile.disable()
+            profile.dump_stats(args.profile)
         await asyncio.sleep(quiet)
         bench.counting = False
         stop.set()
@@ -344,6 +397,8 @@ async def run(args: argparse.Namespace) -> int:
           f"({rest} calls, {moves} moves)")
     print(f"turn notifications (a person's turn waited {args.nudge_after:g} s; each is deleted "
           f"once they act): {bench.nudges} ({bench.nudges / n:.3f} per human action)")
+    print(f"CPU per human action (the whole process, all threads): {cpu / n * ms:.2f} ms; "
+          f"load average at the end: {load_average()}")
     print(f"interactions deferred (service slower than {interact.DEFER_AFTER} s): "
           f"{bench.deferred}")
     print(f"longest event-loop stall: {max(stalls) * ms:.1f} ms "
@@ -359,33 +414,14 @@ async def run(args: argparse.Namespace) -> int:
 
 async def idle(args: argparse.Namespace) -> int:
     """`--idle N`: N dealt tables nobody acts at, resumed by the bot; memory and tasks."""
-    from bot.models import TableOptions
-    from data import Action, Seat, Store, TableStatus
-    from engine import Game, Rules
-
     logging.basicConfig(level=logging.WARNING)
-    rules = Rules.preset("classic").model_copy(update={"hand_sizes": [args.max_cards]})
-    options = TableOptions(max_cards=args.max_cards).model_dump(mode="json")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.sqlite3"
         t0 = time.perf_counter()
-        guild = 1
-        async with await Store.open(f"sqlite:///{path}") as store:
-            deadline = time.time() + 86_400  # nobody's turn runs out during the bench
-            for i in range(args.idle):
-                people = [Seat(name=f"p{i}-{k}", user_id=10**9 + 4 * i + k) for k in range(4)]
-                record = await store.create_table(
-                    guild_id=guild, channel_id=10**6 + i, host_id=people[0].user_id or 0,
-                    rules_json=rules.model_dump_json(), seats=people,
-                    action=Action("open", seat=0, user_id=people[0].user_id,
-                                  payload={"options": options}),
-                    meta={"options": options, "dm_failed_seats": []})
-                game = Game.new(players=4, rules=rules, seed=i)
-                dealt = Action("deal", user_id=people[0].user_id,
-                               payload={"seed": i, "players": 4})
-                await store.save_table(dataclasses.replace(
-                    record, status=TableStatus.PLAYING, snapshot_json=game.to_json(),
-                    turn_deadline=deadline), dealt)
+        args.humans, args.players = 4, 4
+        await store_tables(path, 1, [10**6 + i for i in range(args.idle)], args, [
+            [(f"p{i}-{k}", 10**9 + 4 * i + k) for k in range(4)] for i in range(args.idle)],
+            dealt=True)
         print(f"{args.idle} dealt tables stored in {time.perf_counter() - t0:.1f} s")
         base_now, _ = rss_mb()
         settings = Settings(discord_token=None, database_path=path, sync_commands=False,
@@ -402,7 +438,7 @@ async def idle(args: argparse.Namespace) -> int:
         rss_now, rss_peak = rss_mb()
         print(f"RSS with {resumed} idle tables: {rss_now:.0f} MB (peak {rss_peak:.0f} MB; "
               f"{rss_now - base_now:.0f} MB more than before the bot started); "
-              f"asyncio tasks: {tasks}")
+              f"asyncio tasks: {tasks}; load average {load_average()}")
         print("budget (RSS < 2 GiB):", "met" if rss_peak < 2048 else "NOT met")
         await h.close()
     return 0
@@ -440,6 +476,8 @@ def main() -> int:
                    help="gc.freeze() once the tables are dealt, so full collections skip the "
                         "long-lived heap (without it, gen-2 collections of the ~300k objects of "
                         "1,000 tables stall the loop for hundreds of ms on this machine)")
+    p.add_argument("--profile", metavar="FILE",
+                   help="cProfile the measured actions (event loop thread) into FILE")
     p.add_argument("--idle", type=int, default=0, metavar="N",
                    help="instead: N dealt tables nobody acts at; print RSS and tasks")
     args = p.parse_args()

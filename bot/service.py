@@ -57,12 +57,13 @@ from bot.outages import Outages
 from bot.presenter import Presenter
 from bot.runner import TableRunner
 from bot.scheduler import Scheduler
-from bot.table import LiveSeat, LiveTable
+from bot.table import LiveSeat, LiveTable, rules_of
 from bot.timers import TurnTimers
 from data import (
     Action,
     ChannelBusy,
     LoadedTables,
+    LoggedAction,
     StaleTable,
     Store,
     StoreError,
@@ -548,22 +549,33 @@ class TableService:
         of several resumes the tables it claimed, bot/shards.py); ones it hosts are skipped."""
         report = ResumeReport()
         if loaded is None:
-            loaded = await self.store.load_active_tables()
+            # the snapshots are read (and checked) once, by _rebuild, not here as well
+            loaded = await self.store.load_active_tables(validate=_rules_readable)
         for broken in loaded.broken:
             log.warning("table %s cannot be resumed: %s", broken.table.id, broken.reason)
             report.broken.append((broken.table.id, broken.reason))
             report.channels[broken.table.id] = broken.table.channel_id
-        for record in loaded.ok:
-            if self.directory.holds(record.id):
-                continue
-            # durability: a copy this process held may have been dropped (and saved) since the
-            # row was read, so the table is rebuilt from the row as stored now.
-            current = await self.store.get_table(record.id)
-            if current is None or not current.is_open:
-                continue
-            record = current
+        new = [r for r in loaded.ok if not self.directory.holds(r.id)]
+        # The logs of the games in one read per few hundred tables, not three per table:
+        # resuming 100,000 tables takes a few minutes, not an hour (docs/architecture.md
+        # section 6). A table this process let go before is read one by one, as stored now.
+        logs = await self.store.logs_of([r for r in new if r.snapshot_json is not None
+                                         and not self.directory.let_go(r.id)])
+        for record in new:
+            log_of: list[LoggedAction] | None = None
+            if self.directory.let_go(record.id):
+                # durability: a copy this process held may have been dropped (and saved)
+                # since the row was read, so the table is rebuilt from the row as stored now.
+                current = await self.store.get_table(record.id)
+                if current is None or not current.is_open:
+                    continue
+                record = current
+            elif record.snapshot_json is not None:
+                log_of = logs.get(record.id)
+                if log_of is None:
+                    continue  # saved since it was read: the next claim reads it again
             try:
-                t = await self._rebuild(record)
+                t = await self._rebuild(record, log_of)
             except StaleTable:
                 continue  # saved meanwhile (a copy dropped here): the next claim reads it again
             except Exception as err:
@@ -592,32 +604,43 @@ class TableService:
                 continue
             await self._runner.hand_over(self.directory.get(table_id))
 
-    async def _rebuild(self, record: TableRecord) -> LiveTable:
-        """A LiveTable from its row: options and DM failures come from the row's meta."""
+    async def _rebuild(self, record: TableRecord,
+                       log_of: list[LoggedAction] | None = None) -> LiveTable:
+        """A LiveTable from its row: options and DM failures come from the row's meta.
+        `log_of`: the game's action log, read after the row (None: read it here)."""
         if "options" in record.meta:
             options = TableOptions.model_validate(record.meta["options"])
         else:
             record = await self._meta_from_log(record)
             options = TableOptions.model_validate(record.meta["options"])
-        t = LiveTable.from_record(record, options, self._timeout_of(options))
+        # The action log must tell the very game the snapshot holds (docs/architecture.md
+        # section 4): one that does not was damaged, and is set aside, not resumed. Replayed
+        # first: a replay equal to the snapshot is the game, so the snapshot is not read.
+        told: Game | None = None
+        replay_error: ValueError | None = None
+        replayed: str | None = None
+        if record.snapshot_json is not None:
+            if log_of is None:
+                log_of = await self.store.actions_of(record)
+            try:
+                told = replay(rules_of(record.rules_json), log_of)
+            except ValueError as err:
+                replay_error = err
+            replayed = None if told is None else told.to_json()
+        same = replayed is not None and replayed == record.snapshot_json
+        t = LiveTable.from_record(record, options, self._timeout_of(options),
+                                  game=told if same else None)
         if t.status is TableStatus.PLAYING and t.game is None:
             raise ValueError("a game in play has no snapshot")
         if t.game is not None and t.game.players != len(t.seats):
             raise ValueError(f"the snapshot has {t.game.players} seats, the table {len(t.seats)}")
-        if t.game is not None and record.snapshot_json is not None:
-            # The action log must tell the very game the snapshot holds (docs/architecture.md
-            # section 4): one that does not was damaged, and is set aside, not resumed.
-            rules = Rules.model_validate_json(record.rules_json)
-            try:
-                told = replay(rules, await self.store.actions_of(record))
-            except ValueError as err:
-                raise ValueError(f"the action log does not replay to the saved game: {err}") \
-                    from None
-            replayed = None if told is None else told.to_json()
+        if t.game is not None and record.snapshot_json is not None and not same:
+            if replay_error is not None:
+                raise ValueError(f"the action log does not replay to the saved game: "
+                                 f"{replay_error}") from None
             if replayed is None or not snapshots_match(replayed, record.snapshot_json):
                 raise ValueError("the action log does not replay to the saved game")
-            if replayed != record.snapshot_json:
-                t.game = told  # a snapshot from before hands kept their play: the log has it
+            t.game = told  # a snapshot from before hands kept their play: the log has it
         if t.deadline is not None and t.game is not None:
             # The warning moment may have passed while the bot was down: warn no more.
             t.warned = self.clock.now() >= t.deadline - timedelta(seconds=t.turn_timeout / 2)
@@ -825,6 +848,11 @@ def _done_at(game: Game, seat: int, guard: Guard) -> str | None:
     if guard.step == step_letter(Discard):
         return "discarded" if game.discarded[seat] else None
     return None
+
+
+def _rules_readable(table: TableRecord) -> None:
+    """Start-up's check of a stored table before it is rebuilt (which reads its snapshot)."""
+    rules_of(table.rules_json)
 
 
 def _computer_seat(seats: Sequence[LiveSeat], level: str) -> LiveSeat:

@@ -6,6 +6,7 @@ Only the service touches these (from the table's inbox); presenters get frozen T
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -273,14 +274,17 @@ class LiveTable:
 
     @classmethod
     def from_record(
-        cls, record: TableRecord, options: TableOptions, turn_timeout: int
+        cls, record: TableRecord, options: TableOptions, turn_timeout: int,
+        game: Game | None = None,
     ) -> LiveTable:
         """Rebuild a table from its stored row; `options` as read by the service (from the
         row's meta). Seats listed in meta["dm_failed_seats"] get dm_failed, and
-        meta["replaced_user_ids"] gives back who had a seat before a computer took it."""
+        meta["replaced_user_ids"] gives back who had a seat before a computer took it.
+        `game`: the row's snapshot already read (None: read here)."""
         status = TableStatus(record.status.value)
-        game = Game.from_json(record.snapshot_json) if record.snapshot_json is not None else None
-        rules = Rules.model_validate_json(record.rules_json) if game is not None else None
+        if game is None and record.snapshot_json is not None:
+            game = Game.from_json(record.snapshot_json)
+        rules = rules_of(record.rules_json) if game is not None else None
         failed = {int(i) for i in record.meta.get("dm_failed_seats", ())}
         replaced = {int(i): int(u) for i, u in record.meta.get("replaced_user_ids", {}).items()}
         seats = [
@@ -321,4 +325,11 @@ class LiveTable:
         )
 
 
-__all__ = ["LiveSeat", "LiveTable", "Memento"]
+@functools.lru_cache(maxsize=256)
+def rules_of(rules_json: str) -> Rules:
+    """A table row's rules; tables with the same rules share one (frozen) object, so 100,000
+    resumed tables hold a few Rules, not 100,000 (docs/architecture.md section 6)."""
+    return Rules.model_validate_json(rules_json)
+
+
+__all__ = ["LiveSeat", "LiveTable", "Memento", "rules_of"]

@@ -597,3 +597,9 @@ class Store:
     async def posted_nudges(self, table_id: int) -> list[PostedNudge]:
         """The nudges kept for a table (after a restart: to take down when due)."""
         return await self._reading(lambda s: nudges.get_nudges(s, table_id))
+
+    async def posted_nudges_of(self, table_ids: Sequence[int]) -> dict[int, list[PostedNudge]]:
+        """The nudges kept for several tables (those that have some), in one read."""
+        if not table_ids:
+            return {}
+        return await self._reading(functools.partial(nudges.get_nudges_of, table_ids=table_ids))

@@ -318,6 +318,12 @@ def rss_mb() -> tuple[float, float]:
     return now, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def task_kinds() -> str:
+    """The asyncio tasks alive, counted by what they run (the three most common)."""
+    kinds = Counter(getattr(t.get_coro(), "__qualname__", "?") for t in asyncio.all_tasks())
+    return ", ".join(f"{kind} {n}" for kind, n in kinds.most_common(3))
+
+
 def load_average() -> str:
     """The machine's 1/5/15-minute load (`uptime`): the figures depend on what else runs."""
     with contextlib.suppress(OSError), open("/proc/loadavg") as f:
@@ -489,7 +495,7 @@ async def idle(args: argparse.Namespace) -> int:
         rss_now, rss_peak = rss_mb()
         print(f"RSS with {resumed} idle tables: {rss_now:.0f} MB (peak {rss_peak:.0f} MB; "
               f"{rss_now - base_now:.0f} MB more than before the bot started); "
-              f"asyncio tasks: {tasks}; load average {load_average()}")
+              f"asyncio tasks: {tasks} ({task_kinds()}); load average {load_average()}")
         print("budget (RSS < 2 GiB):", "met" if rss_peak < 2048 else "NOT met")
         await h.close()
     return 0

@@ -139,7 +139,7 @@ class TableService:
         self.hint_desk = HintDesk(  # hints think apart from the computers (bot/hints.py)
             self.config, self.clock, processes=isinstance(self._executor, ProcessPoolExecutor)
         )
-        self.scheduler = scheduler or Scheduler(self.clock)
+        self.scheduler = scheduler if scheduler is not None else Scheduler(self.clock)
         """The process's one clock for deadlines (turn timers here, notifications in cogs/)."""
         self._timers = TurnTimers(self.scheduler)
         self._computers = ComputerRuns(

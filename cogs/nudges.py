@@ -121,7 +121,7 @@ class Nudger:
         deadlines (the table service's; default: one of its own). `records`: where the posted
         nudges are kept across restarts (None: in memory only)."""
         self.bot, self.clock, self.after = bot, clock, after
-        self._scheduler = scheduler or Scheduler(clock)
+        self._scheduler = scheduler if scheduler is not None else Scheduler(clock)
         self.preference = preference
         self._dm_channel = dm_channel
         self._records = records

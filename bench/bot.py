@@ -49,6 +49,7 @@ import statistics
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections import Counter, deque
 from pathlib import Path
 from typing import Any
@@ -485,6 +486,8 @@ async def idle(args: argparse.Namespace) -> int:
                             computer_workers=0, dev_guild_id=None,
                             turn_nudge_after=args.nudge_after)
         t0 = time.perf_counter()
+        if args.trace_memory:
+            tracemalloc.start()
         h = Harness(create_bot(settings))
         await h.start(channels=1)
         resumed = len(h.bot.tables.tables())  # type: ignore[attr-defined]
@@ -496,6 +499,10 @@ async def idle(args: argparse.Namespace) -> int:
         print(f"RSS with {resumed} idle tables: {rss_now:.0f} MB (peak {rss_peak:.0f} MB; "
               f"{rss_now - base_now:.0f} MB more than before the bot started); "
               f"asyncio tasks: {tasks} ({task_kinds()}); load average {load_average()}")
+        if args.trace_memory:
+            top = tracemalloc.take_snapshot().statistics("lineno")[:args.trace_memory]
+            for stat in top:  # where the memory the bot allocated since it started is held
+                print(f"  {stat.size / resumed:8.0f} B/table {stat.traceback[0]}")
         print("budget (RSS < 2 GiB):", "met" if rss_peak < 2048 else "NOT met")
         await h.close()
     return 0
@@ -535,6 +542,9 @@ def main() -> int:
                         "1,000 tables stall the loop for hundreds of ms on this machine)")
     p.add_argument("--profile", metavar="FILE",
                    help="cProfile the measured actions (event loop thread) into FILE")
+    p.add_argument("--trace-memory", type=int, default=0, metavar="K",
+                   help="with --idle: the K source lines holding most of the bot's memory "
+                        "(tracemalloc; slower)")
     p.add_argument("--idle", type=int, default=0, metavar="N",
                    help="instead: N dealt tables nobody acts at; print RSS and tasks")
     args = p.parse_args()

@@ -57,7 +57,7 @@ from bot.outages import Outages
 from bot.presenter import Presenter
 from bot.runner import TableRunner
 from bot.scheduler import Scheduler
-from bot.table import LiveSeat, LiveTable, rules_of
+from bot.table import LiveSeat, LiveTable, options_of, rules_of
 from bot.timers import TurnTimers
 from data import (
     Action,
@@ -608,11 +608,9 @@ class TableService:
                        log_of: list[LoggedAction] | None = None) -> LiveTable:
         """A LiveTable from its row: options and DM failures come from the row's meta.
         `log_of`: the game's action log, read after the row (None: read it here)."""
-        if "options" in record.meta:
-            options = TableOptions.model_validate(record.meta["options"])
-        else:
+        if "options" not in record.meta:
             record = await self._meta_from_log(record)
-            options = TableOptions.model_validate(record.meta["options"])
+        options = options_of(record.meta["options"])
         # The action log must tell the very game the snapshot holds (docs/architecture.md
         # section 4): one that does not was damaged, and is set aside, not resumed. Replayed
         # first: a replay equal to the snapshot is the game, so the snapshot is not read.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -94,7 +95,9 @@ class LiveTable:
     """Events of committed moves not yet published; the next publish tells them first."""
     turn_timeout: int = 0
     saved_game_json: str | None = None
-    """The snapshot last committed: a failed save puts the game back to it."""
+    """The snapshot last committed: a failed save puts the game back to it. A resumed table
+    holds none until it changes (`memento` writes it then): 100,000 waiting tables do not keep
+    their snapshots twice, as the game and as text."""
     last_moved: bool = False
     """The last commit was a move or the deal (a new turn to announce)."""
     computer_retry: float = 0.0
@@ -158,6 +161,8 @@ class LiveTable:
 
     def memento(self) -> Memento:
         """What an action may change, to put back if its save fails."""
+        if self.game is not None and self.saved_game_json is None:
+            self.saved_game_json = self.game.to_json()  # resumed: its first change since
         return Memento(
             status=self.status,
             host_id=self.host_id,
@@ -321,7 +326,6 @@ class LiveTable:
             saves=record.saves,
             dm_hand_number=game.hand_number if game is not None else None,
             turn_timeout=turn_timeout,
-            saved_game_json=record.snapshot_json,
         )
 
 
@@ -332,4 +336,21 @@ def rules_of(rules_json: str) -> Rules:
     return Rules.model_validate_json(rules_json)
 
 
-__all__ = ["LiveSeat", "LiveTable", "Memento", "rules_of"]
+OPTIONS_KEPT = 1024
+"""Distinct stored options whose one read object tables share (most tables share a few)."""
+_OPTIONS_READ: dict[str, TableOptions] = {}
+
+
+def options_of(stored: object) -> TableOptions:
+    """A table row's options (meta["options"]); tables with the same options share one
+    (frozen) object."""
+    key = json.dumps(stored, sort_keys=True)
+    options = _OPTIONS_READ.get(key)
+    if options is None:
+        options = TableOptions.model_validate(stored)
+        if len(_OPTIONS_READ) < OPTIONS_KEPT:
+            _OPTIONS_READ[key] = options
+    return options
+
+
+__all__ = ["LiveSeat", "LiveTable", "Memento", "options_of", "rules_of"]

@@ -66,6 +66,8 @@ from cogs import interact
 from engine import Phase
 from tests.discord.harness import Call, Harness, Member, snowflake
 
+IDLE_WAIT = 86_400
+"""Seconds the stored turns wait before they time out (--idle: the nudges wait an hour)."""
 STORED_THROUGH_STORE = 500
 """Tables of the set-up written through the store; the rest are copies of them (copy_tables)."""
 
@@ -227,7 +229,7 @@ async def store_tables(path: Path, guild: int, channels: list[int], args: argpar
     options = TableOptions(max_cards=args.max_cards, computers=computers,
                            computer_level=args.bot_level).model_dump(mode="json")
     rules = Rules.preset("classic").model_copy(update={"hand_sizes": [args.max_cards]})
-    deadline = time.time() + 86_400  # nobody's turn runs out during the bench
+    deadline = time.time() + IDLE_WAIT  # nobody's turn runs out during the bench
     async def store_one(store: Store, i: int) -> None:
         seats = [Seat(name=name, user_id=uid) for name, uid in people[i]]
         seats += [Seat(name=f"Bot {k + 1}", computer_level=args.bot_level)
@@ -489,7 +491,7 @@ async def idle(args: argparse.Namespace) -> int:
         base_now, _ = rss_mb()
         settings = Settings(discord_token=None, database_path=path, sync_commands=False,
                             computer_workers=0, dev_guild_id=None,
-                            turn_nudge_after=args.nudge_after)
+                            turn_nudge_after=3600)  # kept, not due during the bench
         t0 = time.perf_counter()
         if args.trace_memory:
             tracemalloc.start()

@@ -88,6 +88,8 @@ from engine.snapshot import snapshots_match
 
 log = logging.getLogger(__name__)
 
+RESUME_CHUNK = 500
+"""Tables resumed together: their logs are read in one statement."""
 GONE_CHANNEL = ("This game ended because its channel was deleted; no result was recorded. "
                 "Start a new game with /ohhell start in another channel.")
 GONE_GUILD = "This game ended because the bot was removed from the server; no result was recorded."
@@ -555,45 +557,52 @@ class TableService:
             log.warning("table %s cannot be resumed: %s", broken.table.id, broken.reason)
             report.broken.append((broken.table.id, broken.reason))
             report.channels[broken.table.id] = broken.table.channel_id
-        new = [r for r in loaded.ok if not self.directory.holds(r.id)]
-        # The logs of the games in one read per few hundred tables, not three per table:
-        # resuming 100,000 tables takes a few minutes, not an hour (docs/architecture.md
-        # section 6). A table this process let go before is read one by one, as stored now.
-        logs = await self.store.logs_of([r for r in new if r.snapshot_json is not None
-                                         and not self.directory.let_go(r.id)])
-        for record in new:
-            log_of: list[LoggedAction] | None = None
-            if self.directory.let_go(record.id):
-                # durability: a copy this process held may have been dropped (and saved)
-                # since the row was read, so the table is rebuilt from the row as stored now.
-                current = await self.store.get_table(record.id)
-                if current is None or not current.is_open:
-                    continue
-                record = current
-            elif record.snapshot_json is not None:
-                log_of = logs.get(record.id)
-                if log_of is None:
-                    continue  # saved since it was read: the next claim reads it again
-            try:
-                t = await self._rebuild(record, log_of)
-            except StaleTable:
-                continue  # saved meanwhile (a copy dropped here): the next claim reads it again
-            except Exception as err:
-                reason = f"{type(err).__name__}: {err}"
-                log.exception("table %s cannot be resumed", record.id)
-                with contextlib.suppress(StoreError):
-                    await self.store.mark_broken(record.id, reason)
-                report.broken.append((record.id, reason))
-                report.channels[record.id] = record.channel_id
-                continue
-            self.directory.add(t)
-            report.resumed.append(t.id)
-            if t.status is TableStatus.PLAYING and t.game is not None:
-                if t.game.phase is Phase.GAME_OVER:
-                    await self._runner.finish_found_over(t)
-                    continue
-                await self._runner.resume(t, self.clock.now())
+        new = [r for r in reversed(loaded.ok) if not self.directory.holds(r.id)]
+        del loaded  # rows are let go as their tables are built, so the rows' memory is
+        # reused by the tables': 100,000 rows and 100,000 tables are not held at once
+        while new:
+            # The logs of a few hundred games in one read, not three reads per table:
+            # resuming 100,000 tables takes minutes, not an hour (docs/architecture.md
+            # section 6). A table this process let go before is read one by one, as stored now.
+            chunk = new[-RESUME_CHUNK:][::-1]
+            del new[-RESUME_CHUNK:]
+            logs = await self.store.logs_of([r for r in chunk if r.snapshot_json is not None
+                                             and not self.directory.let_go(r.id)])
+            for record in chunk:
+                await self._resume_one(record, logs.pop(record.id, None), report)
         return report
+
+    async def _resume_one(self, record: TableRecord, log_of: list[LoggedAction] | None,
+                          report: ResumeReport) -> None:
+        """Rebuild one stored table (`log_of`: its log, read after its row) and set it going."""
+        if self.directory.let_go(record.id):
+            # durability: a copy this process held may have been dropped (and saved)
+            # since the row was read, so the table is rebuilt from the row as stored now.
+            current = await self.store.get_table(record.id)
+            if current is None or not current.is_open:
+                return
+            record = current
+        elif record.snapshot_json is not None and log_of is None:
+            return  # saved since it was read: the next claim reads it again
+        try:
+            t = await self._rebuild(record, log_of)
+        except StaleTable:
+            return  # saved meanwhile (a copy dropped here): the next claim reads it again
+        except Exception as err:
+            reason = f"{type(err).__name__}: {err}"
+            log.exception("table %s cannot be resumed", record.id)
+            with contextlib.suppress(StoreError):
+                await self.store.mark_broken(record.id, reason)
+            report.broken.append((record.id, reason))
+            report.channels[record.id] = record.channel_id
+            return
+        self.directory.add(t)
+        report.resumed.append(t.id)
+        if t.status is TableStatus.PLAYING and t.game is not None:
+            if t.game.phase is Phase.GAME_OVER:
+                await self._runner.finish_found_over(t)
+                return
+            await self._runner.resume(t, self.clock.now())
 
     async def hand_over(self, table_ids: Sequence[int]) -> None:
         """Stop driving these tables: another process drives them now (bot/shards.py). Their

@@ -30,6 +30,29 @@ process) and the load average: the machine is shared, so every figure says how b
 `--idle N` stores N dealt 4-player tables the same way (nobody acts), starts the bot on them (it
 resumes every one) and prints the resume time, the RSS and the tasks alive, by kind.
 
+Figures (2026-12-01, the shared 2-core machine; its load average in brackets, from `uptime`):
+- At the issue's filing (issue 22), 10,000 tables at 100 actions/s: p99 29.8 ms, max 347 ms,
+  stall 251 ms, save p99 20.4 ms, RSS 572 MB.
+- Before this bench's rework (set-up by /ohhell start, join and deal; commit 1f5b26e):
+  `--tables 1000 --actions 3000` [6.2]: set-up 72.8 s; 29 actions/s of 100; p50 2,037 ms,
+  p99 2,369 ms; save p50 28 s; stall 680 ms; REST 2.14 per action; 5,714 tasks after the run.
+  `--idle 10000` [7-9]: stored 60 s, resumed 132 s, RSS 364 MB; `--idle 100000` would take over
+  half an hour to set up and resume, and more than 2 GiB (29 KB a table).
+- After: `--idle 10000` [7.7]: stored 8.7 s, resumed 41 s, RSS 245 MB (peak 255), 2 tasks.
+  `--idle 100000` [7.6]: stored 48 s, resumed 279 s, RSS 1,422 MB (peak 1,538 MB), 2 tasks.
+  `--tables 1000 --actions 3000` [9.4]: set-up 28.5 s (stored 1.5, resumed 3.9, dealt 23.1);
+  37 actions/s of 100; p50 2,035 ms, p99 2,551 ms; CPU 10.4 ms per action; REST 2.26.
+  `--tables 200` / `2000 --rate 25 --actions 900 --profile F` [7.8 / 7.5]: CPU per action 12.2 /
+  12.3 ms (profiled): nothing per action grows with the tables.
+  `--tables 10000 --actions 3000` [8.5]: set-up 223 s (stored 3.9, resumed 7.7, dealt 211.6);
+  39 actions/s of 100; p50 2,036 ms, p99 2,414 ms, stall 657 ms; save p50 43.8 s (the one
+  writer's queue); CPU 10.4 ms per action (as at 1,000); REST 5.23 per action, 1.33 of them
+  nudges (turns wait about 100 s here, past the 20 s nudge); RSS 569 MB; 7,677 tasks in flight.
+  The live figures say how loaded the machine was more than how fast the bot is: at about 10 ms
+  of CPU per action (bot, fake Discord and bench together) 100 actions/s need a whole core, and
+  the process had a third of one; the interactions then queue (deferred after 2 s) and the
+  bench's forgetting of old payloads shows as errors. Run it again on a quiet machine.
+
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click
 (cogs.views.release), so the bench, like a long-running bot should, freezes the start-up heap

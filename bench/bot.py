@@ -48,6 +48,10 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   39 actions/s of 100; p50 2,036 ms, p99 2,414 ms, stall 657 ms; save p50 43.8 s (the one
   writer's queue); CPU 10.4 ms per action (as at 1,000); REST 5.23 per action, 1.33 of them
   nudges (turns wait about 100 s here, past the 20 s nudge); RSS 569 MB; 7,677 tasks in flight.
+  `--tables 1000 --actions 3000` at a quieter moment [3.0-3.6]: set-up 12.9 s; 97 actions/s
+  of 100; p50 34 ms, p99 316 ms, max 413 ms; stall 145 ms; save p50 14.7 ms, p99 286 ms; CPU
+  5.6 ms per action; REST 2.00 per action (table edit and next player's DM); 0 deferred, 0
+  errors; 2 tasks after the run; RSS 170 MB.
   The live figures say how loaded the machine was more than how fast the bot is: at about 10 ms
   of CPU per action (bot, fake Discord and bench together) 100 actions/s need a whole core, and
   the process had a third of one; the interactions then queue (deferred after 2 s) and the

@@ -37,6 +37,7 @@ class TableDirectory:
         self._by_channel: dict[int, int] = {}
         self._last_games: OrderedDict[int, TableView] = OrderedDict()  # channel -> closed game
         self._gone: OrderedDict[int, Phrase] = OrderedDict()  # table -> why it closed (refusals)
+        self._let_go: set[int] = set()  # open tables this process stopped driving
 
     # ---- the registry (the service's) ----------------------------------------------------------
 
@@ -44,7 +45,10 @@ class TableDirectory:
         self._tables[t.id] = t
         self._by_channel[t.channel_id] = t.id
 
-    def remove(self, t: LiveTable) -> None:
+    def remove(self, t: LiveTable, *, let_go: bool = False) -> None:
+        """`let_go`: the table stays open, driven by another process now."""
+        if let_go:
+            self._let_go.add(t.id)
         self._tables.pop(t.id, None)
         if self._by_channel.get(t.channel_id) == t.id:
             del self._by_channel[t.channel_id]
@@ -57,6 +61,7 @@ class TableDirectory:
     def drop(self, t: LiveTable) -> None:
         """Forget a table this process no longer drives (another took it over): nothing of
         it is kept, so the store's copy is the one read if it comes back."""
+        self._let_go.add(t.id)
         if self._tables.get(t.id) is t:
             del self._tables[t.id]
         if self._by_channel.get(t.channel_id) == t.id:
@@ -78,6 +83,11 @@ class TableDirectory:
     def why_closed(self, table_id: int) -> Phrase | None:
         """Why a table closed, while remembered."""
         return self._gone.get(table_id)
+
+    def let_go(self, table_id: int) -> bool:
+        """This process drove the table once and let it go (dropped or handed over): a copy
+        of it may have been saved after its row was read elsewhere."""
+        return table_id in self._let_go
 
     def holds(self, table_id: int) -> bool:
         return table_id in self._tables

@@ -5,6 +5,7 @@ from here, not from data/)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from data import LANGUAGES, NOTIFY_WAYS, GuildSettings, PlayerStats, PostedNudge
@@ -57,6 +58,10 @@ class Records(Protocol):
 
     async def posted_nudges(self, table_id: int) -> list[PostedNudge]:
         """The nudges kept for a table."""
+        ...
+
+    async def posted_nudges_of(self, table_ids: Sequence[int]) -> dict[int, list[PostedNudge]]:
+        """The nudges kept for several tables (those that have some), in one read."""
         ...
 
 

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from bot.config import ServiceConfig
-from bot.models import TableOptions, TableStatus
+from bot.models import TableStatus
 from bot.moves import replay
-from bot.table import LiveTable
-from data import Store, TableRecord
-from engine import Rules
+from bot.table import LiveTable, options_of, rules_of
+from data import LoggedAction, Store, TableRecord
+from engine import Game
 from engine.snapshot import snapshots_match
 
 
@@ -28,38 +28,54 @@ class ResumeReport:
 
 
 async def rebuild(
-    record: TableRecord, store: Store, config: ServiceConfig, now: datetime
+    record: TableRecord, store: Store, config: ServiceConfig, now: datetime,
+    log_of: list[LoggedAction] | None = None,
 ) -> LiveTable:
     """A LiveTable from its row, checked against its action log; ValueError when the row
     cannot be a table in play. Options and DM failures come from the row's meta (every open
     table has them: migration 0013 read them from the log of those stored before). `now`: the
-    clock's time, to tell whether the turn's warning moment passed while the bot was down."""
+    clock's time, to tell whether the turn's warning moment passed while the bot was down.
+    `log_of`: the game's action log, read after the row (None: read it here)."""
     if "options" not in record.meta:
         raise ValueError("the row's meta holds no options")
-    options = TableOptions.model_validate(record.meta["options"])
-    t = LiveTable.from_record(record, options, config.turn_timeout_of(options))
+    options = options_of(record.meta["options"])
+    # The action log must tell the very game the snapshot holds (docs/architecture.md
+    # section 4): one that does not was damaged, and is set aside, not resumed. Replayed
+    # first: a replay equal to the snapshot is the game, so the snapshot is not read.
+    told: Game | None = None
+    replay_error: ValueError | None = None
+    replayed: str | None = None
+    if record.snapshot_json is not None:
+        if log_of is None:
+            log_of = await store.actions_of(record)
+        try:
+            told = replay(rules_of(record.rules_json), log_of)
+        except ValueError as err:
+            replay_error = err
+        replayed = None if told is None else told.to_json()
+    same = replayed is not None and replayed == record.snapshot_json
+    t = LiveTable.from_record(record, options, config.turn_timeout_of(options),
+                              game=told if same else None)
     if t.status is TableStatus.PLAYING and t.game is None:
         raise ValueError("a game in play has no snapshot")
     if t.game is not None and t.game.players != len(t.seats):
         raise ValueError(f"the snapshot has {t.game.players} seats, the table {len(t.seats)}")
-    if t.game is not None and record.snapshot_json is not None:
-        # The action log must tell the very game the snapshot holds (docs/architecture.md
-        # section 4): one that does not was damaged, and is set aside, not resumed.
-        rules = Rules.model_validate_json(record.rules_json)
-        try:
-            told = replay(rules, await store.actions_of(record))
-        except ValueError as err:
-            raise ValueError(f"the action log does not replay to the saved game: {err}") \
-                from None
-        replayed = None if told is None else told.to_json()
+    if t.game is not None and record.snapshot_json is not None and not same:
+        if replay_error is not None:
+            raise ValueError(f"the action log does not replay to the saved game: "
+                             f"{replay_error}") from None
         if replayed is None or not snapshots_match(replayed, record.snapshot_json):
             raise ValueError("the action log does not replay to the saved game")
-        if replayed != record.snapshot_json:
-            t.game = told  # a snapshot from before hands kept their play: the log has it
+        t.game = told  # a snapshot from before hands kept their play: the log has it
     if t.deadline is not None and t.game is not None:
         # The warning moment may have passed while the bot was down: warn no more.
         t.warned = now >= t.deadline - timedelta(seconds=t.turn_timeout / 2)
     return t
 
 
-__all__ = ["ResumeReport", "rebuild"]
+def rules_readable(table: TableRecord) -> None:
+    """Start-up's check of a stored table before it is rebuilt (which reads its snapshot)."""
+    rules_of(table.rules_json)
+
+
+__all__ = ["ResumeReport", "rebuild", "rules_readable"]

@@ -130,7 +130,7 @@ class TableRunner:
 
         async def job() -> None:
             self._disarm(t)
-            self._directory.remove(t)
+            self._directory.remove(t, let_go=True)
 
         await t.inbox.run(job)
 

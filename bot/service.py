@@ -54,7 +54,7 @@ from bot.moves import perform, refused
 from bot.narrate import hand_dealt
 from bot.outages import Outages
 from bot.presenter import Presenter
-from bot.resume import ResumeReport, rebuild
+from bot.resume import ResumeReport, rebuild, rules_readable
 from bot.runner import TableRunner
 from bot.scheduler import Scheduler
 from bot.table import LiveSeat, LiveTable
@@ -63,9 +63,11 @@ from data import (
     Action,
     ChannelBusy,
     LoadedTables,
+    LoggedAction,
     StaleTable,
     Store,
     StoreError,
+    TableRecord,
 )
 from data import Seat as StoredSeat
 from data import TableStatus as StoredStatus
@@ -86,6 +88,8 @@ from engine.phrase import Phrase, Term
 
 log = logging.getLogger(__name__)
 
+RESUME_CHUNK = 500
+"""Tables resumed together: their logs are read in one statement."""
 GONE_CHANNEL = Phrase("This game ended because its channel was deleted; no result was recorded. "
                       "Start a new game with /ohhell start in another channel.")
 GONE_GUILD = Phrase(
@@ -128,7 +132,7 @@ class TableService:
         self.hint_desk = HintDesk(  # hints think apart from the computers (bot/hints.py)
             self.config, self.clock, processes=isinstance(self._executor, ProcessPoolExecutor)
         )
-        self.scheduler = scheduler or Scheduler(self.clock)
+        self.scheduler = scheduler if scheduler is not None else Scheduler(self.clock)
         """The process's one clock for deadlines (turn timers here, notifications in cogs/)."""
         self._timers = TurnTimers(self.scheduler)
         self._computers = ComputerRuns(
@@ -505,40 +509,58 @@ class TableService:
         of several resumes the tables it claimed, bot/shards.py); ones it hosts are skipped."""
         report = ResumeReport()
         if loaded is None:
-            loaded = await self.store.load_active_tables()
+            # the snapshots are read (and checked) once, by bot.resume.rebuild, not here as well
+            loaded = await self.store.load_active_tables(validate=rules_readable)
         for broken in loaded.broken:
             log.warning("table %s cannot be resumed: %s", broken.table.id, broken.reason)
             report.broken.append((broken.table.id, broken.reason))
             report.channels[broken.table.id] = broken.table.channel_id
-        for record in loaded.ok:
-            if self.directory.holds(record.id):
-                continue
-            # durability: a copy this process held may have been dropped (and saved) since the
-            # row was read, so the table is rebuilt from the row as stored now.
+        new = [r for r in reversed(loaded.ok) if not self.directory.holds(r.id)]
+        del loaded  # rows are let go as their tables are built, so the rows' memory is
+        # reused by the tables': 100,000 rows and 100,000 tables are not held at once
+        while new:
+            # The logs of a few hundred games in one read, not three reads per table:
+            # resuming 100,000 tables takes minutes, not an hour (docs/architecture.md
+            # section 6). A table this process let go before is read one by one, as stored now.
+            chunk = new[-RESUME_CHUNK:][::-1]
+            del new[-RESUME_CHUNK:]
+            logs = await self.store.logs_of([r for r in chunk if r.snapshot_json is not None
+                                             and not self.directory.let_go(r.id)])
+            for record in chunk:
+                await self._resume_one(record, logs.pop(record.id, None), report)
+        return report
+
+    async def _resume_one(self, record: TableRecord, log_of: list[LoggedAction] | None,
+                          report: ResumeReport) -> None:
+        """Rebuild one stored table (`log_of`: its log, read after its row) and set it going."""
+        if self.directory.let_go(record.id):
+            # durability: a copy this process held may have been dropped (and saved)
+            # since the row was read, so the table is rebuilt from the row as stored now.
             current = await self.store.get_table(record.id)
             if current is None or not current.is_open:
-                continue
+                return
             record = current
-            try:
-                t = await rebuild(record, self.store, self.config, self.clock.now())
-            except StaleTable:
-                continue  # saved meanwhile (a copy dropped here): the next claim reads it again
-            except Exception as err:
-                reason = f"{type(err).__name__}: {err}"
-                log.exception("table %s cannot be resumed", record.id)
-                with contextlib.suppress(StoreError):
-                    await self.store.mark_broken(record.id, reason)
-                report.broken.append((record.id, reason))
-                report.channels[record.id] = record.channel_id
-                continue
-            self.directory.add(t)
-            report.resumed.append(t.id)
-            if t.status is TableStatus.PLAYING and t.game is not None:
-                if t.game.phase is Phase.GAME_OVER:
-                    await self._runner.finish_found_over(t)
-                    continue
-                await self._runner.resume(t, self.clock.now())
-        return report
+        elif record.snapshot_json is not None and log_of is None:
+            return  # saved since it was read: the next claim reads it again
+        try:
+            t = await rebuild(record, self.store, self.config, self.clock.now(), log_of)
+        except StaleTable:
+            return  # saved meanwhile (a copy dropped here): the next claim reads it again
+        except Exception as err:
+            reason = f"{type(err).__name__}: {err}"
+            log.exception("table %s cannot be resumed", record.id)
+            with contextlib.suppress(StoreError):
+                await self.store.mark_broken(record.id, reason)
+            report.broken.append((record.id, reason))
+            report.channels[record.id] = record.channel_id
+            return
+        self.directory.add(t)
+        report.resumed.append(t.id)
+        if t.status is TableStatus.PLAYING and t.game is not None:
+            if t.game.phase is Phase.GAME_OVER:
+                await self._runner.finish_found_over(t)
+                return
+            await self._runner.resume(t, self.clock.now())
 
     async def hand_over(self, table_ids: Sequence[int]) -> None:
         """Stop driving these tables: another process drives them now (bot/shards.py). Their

@@ -21,6 +21,7 @@ import logging
 import os
 import socket
 from dataclasses import dataclass
+from datetime import timedelta
 
 from bot.service import ResumeReport, TableService
 from data import Store
@@ -57,20 +58,27 @@ def process_name(plan: ShardPlan) -> str:
     return f"shards-{shards}@{socket.gethostname()}:{os.getpid()}"
 
 
+LEASE_KEY = ("shard-lease",)
+"""The lease renewal's deadline in the process's scheduler."""
+
+
 class ShardLeases:
-    """Keeps this process's lease and claims its tables (see the module docstring)."""
+    """Keeps this process's lease and claims its tables (see the module docstring). The
+    renewals are deadlines in the process's one scheduler (bot/scheduler.py, the service's),
+    not a loop of their own: a task exists only while a renewal runs."""
 
     def __init__(self, store: Store, service: TableService, plan: ShardPlan) -> None:
         """`store` was opened with an owner (Store.open(..., owner=process_name(plan)))."""
         self.store = store
         self.service = service
         self.plan = plan
-        self._loop: asyncio.Task[None] | None = None
+        self._renewing: asyncio.Task[None] | None = None
+        self._stopped = False
 
     async def start(self) -> ResumeReport:
         """Take the lease, claim this process's tables and resume them; then keep the lease."""
         report = await self.tick()
-        self._loop = asyncio.create_task(self._renew_forever(), name="shard-lease")
+        self._next_renewal()
         return report
 
     async def tick(self) -> ResumeReport:
@@ -97,20 +105,36 @@ class ShardLeases:
             log.info("now driving %d more tables: %s", len(report.resumed), report.resumed)
         return report
 
-    async def _renew_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.plan.lease_seconds / 3)
-            try:
-                await self.tick()
-            except Exception:  # the next round tries again; the lease lasts three rounds
-                log.exception("could not renew the shard lease")
+    def _next_renewal(self) -> None:
+        """The next renewal, a third of the lease from now (the lease lasts three rounds)."""
+        if self._stopped:
+            return
+        when = self.service.clock.now() + timedelta(seconds=self.plan.lease_seconds / 3)
+        self.service.scheduler.at(LEASE_KEY, when, self._renew_now)
+
+    def _renew_now(self) -> None:
+        """The renewal's moment: run it in a task of its own (the scheduler never waits)."""
+        if not self._stopped and self._renewing is None:
+            self._renewing = asyncio.get_running_loop().create_task(self._renew(),
+                                                                     name="shard-lease")
+
+    async def _renew(self) -> None:
+        try:
+            await self.tick()
+        except Exception:  # the next round tries again; the lease lasts three rounds
+            log.exception("could not renew the shard lease")
+        finally:
+            self._renewing = None
+            self._next_renewal()
 
     async def stop(self) -> None:
         """At a clean shutdown: stop renewing and give the lease up, so a process set to take
         these shards over may do so at once."""
-        if self._loop is not None:
-            self._loop.cancel()
+        self._stopped = True
+        self.service.scheduler.cancel(LEASE_KEY)
+        renewing, self._renewing = self._renewing, None
+        if renewing is not None:
+            renewing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
-            self._loop = None
+                await renewing
         await self.store.release_lease()

@@ -6,6 +6,8 @@ Only the service touches these (from the table's inbox); presenters get frozen T
 from __future__ import annotations
 
 import copy
+import functools
+import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -93,7 +95,9 @@ class LiveTable:
     """Events of committed moves not yet published; the next publish tells them first."""
     turn_timeout: int = 0
     saved_game_json: str | None = None
-    """The snapshot last committed: a failed save puts the game back to it."""
+    """The snapshot last committed: a failed save puts the game back to it. A resumed table
+    holds none until it changes (`memento` writes it then): 100,000 waiting tables do not keep
+    their snapshots twice, as the game and as text."""
     last_moved: bool = False
     """The last commit was a move or the deal (a new turn to announce)."""
     computer_retry: float = 0.0
@@ -157,6 +161,8 @@ class LiveTable:
 
     def memento(self) -> Memento:
         """What an action may change, to put back if its save fails."""
+        if self.game is not None and self.saved_game_json is None:
+            self.saved_game_json = self.game.to_json()  # resumed: its first change since
         return Memento(
             status=self.status,
             host_id=self.host_id,
@@ -273,14 +279,17 @@ class LiveTable:
 
     @classmethod
     def from_record(
-        cls, record: TableRecord, options: TableOptions, turn_timeout: int
+        cls, record: TableRecord, options: TableOptions, turn_timeout: int,
+        game: Game | None = None,
     ) -> LiveTable:
         """Rebuild a table from its stored row; `options` as read by the service (from the
         row's meta). Seats listed in meta["dm_failed_seats"] get dm_failed, and
-        meta["replaced_user_ids"] gives back who had a seat before a computer took it."""
+        meta["replaced_user_ids"] gives back who had a seat before a computer took it.
+        `game`: the row's snapshot already read (None: read here)."""
         status = TableStatus(record.status.value)
-        game = Game.from_json(record.snapshot_json) if record.snapshot_json is not None else None
-        rules = Rules.model_validate_json(record.rules_json) if game is not None else None
+        if game is None and record.snapshot_json is not None:
+            game = Game.from_json(record.snapshot_json)
+        rules = rules_of(record.rules_json) if game is not None else None
         failed = {int(i) for i in record.meta.get("dm_failed_seats", ())}
         replaced = {int(i): int(u) for i, u in record.meta.get("replaced_user_ids", {}).items()}
         seats = [
@@ -317,8 +326,31 @@ class LiveTable:
             saves=record.saves,
             dm_hand_number=game.hand_number if game is not None else None,
             turn_timeout=turn_timeout,
-            saved_game_json=record.snapshot_json,
         )
 
 
-__all__ = ["LiveSeat", "LiveTable", "Memento"]
+@functools.lru_cache(maxsize=256)
+def rules_of(rules_json: str) -> Rules:
+    """A table row's rules; tables with the same rules share one (frozen) object, so 100,000
+    resumed tables hold a few Rules, not 100,000 (docs/architecture.md section 6)."""
+    return Rules.model_validate_json(rules_json)
+
+
+OPTIONS_KEPT = 1024
+"""Distinct stored options whose one read object tables share (most tables share a few)."""
+_OPTIONS_READ: dict[str, TableOptions] = {}
+
+
+def options_of(stored: object) -> TableOptions:
+    """A table row's options (meta["options"]); tables with the same options share one
+    (frozen) object."""
+    key = json.dumps(stored, sort_keys=True)
+    options = _OPTIONS_READ.get(key)
+    if options is None:
+        options = TableOptions.model_validate(stored)
+        if len(_OPTIONS_READ) < OPTIONS_KEPT:
+            _OPTIONS_READ[key] = options
+    return options
+
+
+__all__ = ["LiveSeat", "LiveTable", "Memento", "options_of", "rules_of"]

@@ -62,6 +62,8 @@ log = logging.getLogger(__name__)
 NUDGE_AFTER = 20.0
 """Default seconds a person's turn waits before they are notified (Settings.turn_nudge_after)."""
 DEFAULT_HOW = "dm"
+ADOPT_PER_READ = 500
+"""Resumed tables whose kept nudges one statement reads."""
 """How someone is told when neither they nor their server chose (data.NOTIFY_WAYS lists all)."""
 DM_CLOSED = 50007
 
@@ -133,12 +135,14 @@ class Nudger:
         nudges are kept across restarts (None: in memory only). `speaker`: the language of
         the person nudged."""
         self.bot, self.clock, self.after = bot, clock, after
-        self._scheduler = scheduler or Scheduler(clock)
+        self._scheduler = scheduler if scheduler is not None else Scheduler(clock)
         self.preference = preference
         self.speaker = speaker
         self._dm_channel = dm_channel
         self._records = records
-        self._adopting: dict[int, asyncio.Task[None]] = {}  # table -> reading its kept nudges
+        self._adopting: dict[int, asyncio.Future[None]] = {}  # table -> its kept nudges read
+        self._to_adopt: list[int] = []  # tables resumed whose kept nudges are still to read
+        self._adopter: asyncio.Task[None] | None = None
         self._turns: dict[int, dict[int, Turn]] = {}  # table id -> user id -> their turn
         self._posted: dict[tuple[int, int], Posted] = {}  # (table, user) -> the nudge shown
         self._fresh: dict[tuple[int, int], datetime] = {}  # new DM since they acted -> when
@@ -215,22 +219,47 @@ class Nudger:
                 render.turn_nudge, turn.view, turn.user_id, turn.awaits), nudge=True))
 
     def _adopt_kept(self, table_id: int) -> None:
-        """A restart: read the table's nudges kept from before (once; its nudges wait)."""
+        """A restart: read the table's nudges kept from before (once; its nudges wait). One
+        task reads them for every table resumed, a few hundred tables a statement, so a
+        restart with 100,000 tables holds one task for it, not one per table."""
         if self._records is None or table_id in self._adopting:
             return
-        task = self._spawn(self._adopt(table_id))
-        self._adopting[table_id] = task
-        task.add_done_callback(lambda _: self._adopting.pop(table_id, None))
+        self._adopting[table_id] = asyncio.get_running_loop().create_future()
+        self._to_adopt.append(table_id)
+        if self._adopter is None:
+            self._adopter = self._spawn(self._adopt_all())
 
-    async def _adopt(self, table_id: int) -> None:
-        """Nudges posted before the restart: one whose person is still to act stays (it was
-        their turn's notification) until they act; the others are deleted now."""
+    async def _adopt_all(self) -> None:
         assert self._records is not None
         try:
-            kept = await self._records.posted_nudges(table_id)
-        except Exception:
-            log.exception("could not read the nudges kept for table %s", table_id)
-            return
+            while self._to_adopt:
+                batch = self._to_adopt[:ADOPT_PER_READ]
+                del self._to_adopt[:ADOPT_PER_READ]
+                try:
+                    kept = await self._records.posted_nudges_of(batch)
+                except Exception:
+                    log.exception("could not read the nudges kept for tables %s", batch)
+                    kept = {}
+                try:  # a task only for the tables that kept some (their deletes overlap)
+                    await asyncio.gather(*(self._adopt(table_id, kept[table_id])
+                                           for table_id in batch if kept.get(table_id)))
+                finally:
+                    for table_id in batch:
+                        self._adopted(table_id)
+        finally:
+            self._adopter = None
+            for table_id in self._to_adopt:  # closing: nobody reads them now
+                self._adopted(table_id)
+            self._to_adopt.clear()
+
+    def _adopted(self, table_id: int) -> None:
+        done = self._adopting.pop(table_id, None)
+        if done is not None and not done.done():
+            done.set_result(None)
+
+    async def _adopt(self, table_id: int, kept: list[PostedNudge]) -> None:
+        """Nudges posted before the restart: one whose person is still to act stays (it was
+        their turn's notification) until they act; the others are deleted now."""
         for row in kept:
             key = (table_id, row.user_id)
             async with self._lock(key):

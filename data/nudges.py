@@ -3,6 +3,7 @@ table, so a restarted bot can take it down when it is due (cogs/nudges.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,3 +46,16 @@ async def get_nudges(session: Session, table_id: int) -> list[PostedNudge]:
         (table_id,),
     )
     return [PostedNudge(int(t), int(u), int(c), int(m)) for t, u, c, m in rows]
+
+
+async def get_nudges_of(session: Session, table_ids: Sequence[int]) -> dict[int, list[PostedNudge]]:
+    """The nudges kept for several tables, by table (tables without any left out)."""
+    rows = await session.fetch(
+        "SELECT table_id, user_id, channel_id, message_id FROM posted_nudges"
+        f" WHERE table_id IN ({', '.join('?' * len(table_ids))}) ORDER BY table_id, user_id",
+        tuple(table_ids),
+    )
+    kept: dict[int, list[PostedNudge]] = {}
+    for t, u, c, m in rows:
+        kept.setdefault(int(t), []).append(PostedNudge(int(t), int(u), int(c), int(m)))
+    return kept

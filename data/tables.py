@@ -393,6 +393,21 @@ async def read_actions(session: Session, table_id: int, after_id: int = 0) -> li
     ]
 
 
+async def read_logs(session: Session, table_ids: Sequence[int]) -> dict[int, list[LoggedAction]]:
+    """The logs of several tables in one statement (each in the order it was written)."""
+    marks = ", ".join("?" * len(table_ids))
+    rows = await session.fetch(
+        "SELECT id, table_id, action, seat, user_id, payload_json, at FROM action_log"
+        f" WHERE table_id IN ({marks}) ORDER BY table_id, id",
+        tuple(table_ids),
+    )
+    logs: dict[int, list[LoggedAction]] = {table_id: [] for table_id in table_ids}
+    for row in rows:
+        logs[row[1]].append(LoggedAction(id=row[0], table_id=row[1], action=row[2], seat=row[3],
+                                         user_id=row[4], payload=json.loads(row[5]), at=row[6]))
+    return logs
+
+
 def shard_of(guild_id: int, shard_count: int) -> int:
     """The shard Discord routes a guild to (discord.py's formula); the SQL below says the same."""
     return (guild_id >> 22) % shard_count

@@ -11,6 +11,7 @@ What a seat sees is built in `engine.view`, snapshots and their soundness checks
 from __future__ import annotations
 
 import bisect
+import json
 from typing import Any, ClassVar
 
 from engine.cards import ALL_CARDS, STANDARD_DECK, Card, Suit
@@ -781,7 +782,7 @@ class Game:
         """Restore a snapshot. Raises ValueError when it is not one this code can read."""
         try:
             data = snapshot_data(text)
-            rules = Rules.model_validate(data["rules"])
+            rules = _rules_read(data["rules"])
             game: Game = object.__new__(game_class(rules))
             restore(game, data, rules)
         except UNREADABLE as error:
@@ -800,6 +801,23 @@ class Game:
             f"<Game {self.rules.name} players={self.players} hand={self.hand_number} "
             f"phase={self.phase.value} turn={self.turn}>"
         )
+
+
+_RULES_READ: dict[str, Rules] = {}
+RULES_READ_KEPT = 256
+"""Distinct rules whose one read object snapshots share (a process restores many games of a
+few presets: one Rules each, not one per game)."""
+
+
+def _rules_read(data: Any) -> Rules:
+    """The rules of a snapshot; games with equal rules share one (frozen) Rules object."""
+    key = json.dumps(data, sort_keys=True)
+    rules = _RULES_READ.get(key)
+    if rules is None:
+        rules = Rules.model_validate(data)
+        if len(_RULES_READ) < RULES_READ_KEPT:
+            _RULES_READ[key] = rules
+    return rules
 
 
 def game_class(rules: Rules) -> type[Game]:

@@ -9,8 +9,10 @@ renewing its lease and acting, its connections are cut, nothing is released.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import timedelta
 
 import pytest
 
@@ -19,7 +21,7 @@ from bot.errors import TableError
 from bot.models import TableOptions, TableView
 from bot.presenter import RecordingPresenter
 from bot.service import ServiceConfig, TableService
-from bot.shards import ShardLeases, ShardPlan
+from bot.shards import LEASE_KEY, ShardLeases, ShardPlan
 from data import Store, TableRecord
 from engine import Game, Phase
 from tests.bot.helpers import is_open, move
@@ -218,3 +220,28 @@ async def test_a_restarted_process_gets_its_tables_back(
 
 def _missing(table_id: int) -> TableRecord:
     raise AssertionError(f"table {table_id} is gone")
+
+
+async def test_the_lease_is_renewed_by_the_process_scheduler_while_it_runs(
+    two: tuple[Process, Process, LeaseClock],
+) -> None:
+    """A started process renews its lease at the deadlines of its one scheduler (no loop of
+    its own), so the takeover process leaves its tables alone for as long as it runs; once it
+    stops renewing, they move."""
+    a, b, clock = two
+    table = (await open_game(a, GUILD_0, 100, seed=6)).table_id
+    await a.leases.start()
+    a_clock = a.service.clock
+    assert isinstance(a_clock, ManualClock)
+    for _ in range(4):  # four thirds of a lease: a renews at each third
+        clock.now += LEASE / 3
+        await a_clock.advance(LEASE / 3)
+        renewed_at = a_clock.now() + timedelta(seconds=LEASE / 3)
+        while a.service.scheduler.when(LEASE_KEY) != renewed_at:  # its renewal is done
+            await asyncio.sleep(0.01)
+        await b.leases.tick()
+        assert not is_open(b.service, table)
+    await a.leases.stop()
+    clock.now += 1
+    await b.leases.tick()  # a gave its lease up: b drives the table now
+    assert is_open(b.service, table)

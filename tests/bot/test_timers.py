@@ -15,6 +15,7 @@ from bot.events import (
     TimerWarning,
 )
 from bot.presenter import RecordingPresenter
+from bot.scheduler import Scheduler
 from bot.service import ServiceConfig, TableService
 from data import Store
 from tests.bot.conftest import HOST
@@ -136,3 +137,20 @@ async def test_person_takes_the_seat_back(
 async def test_no_timer_for_computers_or_when_off(service: TableService) -> None:
     view = await start_game(service, turn_timeout=0)
     assert view.deadline is None
+
+
+async def test_turn_timers_wait_in_the_scheduler_the_service_is_given(
+    store: Store, presenter: RecordingPresenter, clock: ManualClock, config: ServiceConfig
+) -> None:
+    """The process's one scheduler (bot/scheduler.py) holds the turn timers: the service keeps
+    them in the one it is given, even while that one is still empty."""
+    scheduler = Scheduler(clock)
+    service = TableService(store, presenter, config=config, clock=clock, scheduler=scheduler)
+    try:
+        view = await start_game(service, turn_timeout=60)
+        assert len(scheduler) == 2  # the warning and the time-out of the turn
+        await clock.advance(60)
+        await service.wait_idle()
+        assert service.table(view.table_id).seats[0].timeouts_in_row == 1
+    finally:
+        await service.close()

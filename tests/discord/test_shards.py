@@ -14,6 +14,7 @@ import pytest
 import bot.client
 from bot import Settings, create_bot
 from bot.clock import ManualClock
+from bot.shards import LEASE_KEY
 from engine import Game, Phase
 from tests.discord.driver import Driver
 from tests.discord.harness import Harness, drain
@@ -87,7 +88,7 @@ async def test_two_processes_a_death_a_takeover_and_a_hand_back(boot: Boot) -> N
     before = da.view()
     assert before is not None
     owner_a = ha.bot.store.owner
-    ha.bot.leases._loop.cancel()  # type: ignore[union-attr]
+    ha.bot.scheduler.cancel(LEASE_KEY)  # no more renewals
     ha.bot.leases = None  # a crash gives nothing up
     await ha.close()
     logged_by_a = [(x.action, x.seat) for x in await hb.bot.store.actions(table_a)]

@@ -68,7 +68,21 @@ class _Told:
 
 
 class Game:
-    """One game of Oh Hell at a table of `players` seats (0-based, clockwise)."""
+    """One game of Oh Hell at a table of `players` seats (0-based, clockwise).
+
+    The fields are slots: a game has more than the 30 attributes CPython 3.11 keeps in a class's
+    shared key table, so as a plain instance its attribute dict would be built out, and every
+    method call on it (`game.play`, `self._finish_trick`) would take the unspecialised lookup.
+    """
+
+    __slots__ = (
+        "_after_broken", "_deal_index", "_extra_hands", "_held", "_must_trump",
+        "_pending", "_plan", "_playable", "_scoresheet", "_stock", "_told",
+        "_tricks_played", "bids", "blind", "current_trick", "dealer", "declarations",
+        "discarded", "hand_number", "hand_size", "phase", "players", "rules", "scores",
+        "seed", "super_trump", "trick_number", "tricks_in_hand", "tricks_won",
+        "trump_broken", "trump_card", "trump_suit", "turn", "winners",
+    )
 
     players: int
     rules: Rules
@@ -102,8 +116,9 @@ class Game:
     _scoresheet: list[HandRecord]
     _must_trump: bool
     _after_broken: bool
-    _told: _Told | None = None
-    _playable: tuple[Suit, ...] | None = None
+    _told: _Told | None
+    """What the move being applied has caused so far; None outside `apply`."""
+    _playable: tuple[Suit, ...] | None
     """`_playable_suits` of the seat to play, kept from `legal_cards` for the `play` that
     follows; None once a card is played (and in a new or restored game)."""
 
@@ -136,7 +151,7 @@ class Game:
         problem = rules.problem(players)
         if problem:
             raise ValueError(problem)
-        game = cls.__new__(game_class(rules))
+        game = game_class(rules)._blank()
         game.players = players
         game.rules = rules
         game.seed = seed
@@ -164,6 +179,14 @@ class Game:
                     f"A deck must hold each of the {len(pack)} cards of this pack exactly once."
                 )
         game._deal(first_deck)
+        return game
+
+    @classmethod
+    def _blank(cls) -> Game:
+        """A game with no state yet, for `new` and `from_json` to fill in."""
+        game = object.__new__(cls)
+        game._told = None
+        game._playable = None
         return game
 
     def _cache_rule_flags(self) -> None:
@@ -778,7 +801,7 @@ class Game:
         try:
             data = snapshot_data(text)
             rules = Rules.model_validate(data["rules"])
-            game: Game = object.__new__(game_class(rules))
+            game = game_class(rules)._blank()
             restore(game, data, rules)
         except UNREADABLE as error:
             raise ValueError(f"unreadable game snapshot: {error!r}") from None

@@ -39,6 +39,8 @@ _suit_of = attrgetter("suit")
 _seat_of = itemgetter(0)
 """The seat of a (seat, card) play, or the first play of a trick."""
 _card_of = itemgetter(1)
+_ONLY: tuple[tuple[Suit], ...] = tuple((suit,) for suit in Suit)
+"""Each suit alone, made once: the hot path returns these instead of building a tuple."""
 
 
 def parse_card(card: Card | str) -> Card:
@@ -80,8 +82,8 @@ class Game:
     """
 
     __slots__ = (
-        "_after_broken", "_deal_index", "_extra_hands", "_held", "_legal",
-        "_must_trump", "_pending", "_plan", "_scoresheet", "_stock", "_told",
+        "_after_broken", "_deal_index", "_extra_hands", "_held", "_must_trump",
+        "_pending", "_plan", "_playable", "_scoresheet", "_stock", "_told",
         "_tricks_played", "bids", "blind", "current_trick", "dealer", "declarations",
         "discarded", "hand_number", "hand_size", "phase", "players", "rules", "scores",
         "seed", "super_trump", "trick_number", "tricks_in_hand", "tricks_won",
@@ -122,8 +124,8 @@ class Game:
     _after_broken: bool
     _told: _Told | None
     """What the move being applied has caused so far; None outside `apply`."""
-    _legal: list[Card] | None
-    """`_playable_cards` of the seat to play, kept from `legal_cards` for the `play` that
+    _playable: tuple[Suit, ...] | None
+    """`_playable_suits` of the seat to play, kept from `legal_cards` for the `play` that
     follows; None once a card is played (and in a new or restored game)."""
 
     special_cards: ClassVar[tuple[str, ...]] = ("none",)
@@ -190,7 +192,7 @@ class Game:
         """A game with no state yet, for `new` and `from_json` to fill in."""
         game = object.__new__(cls)
         game._told = None
-        game._legal = None
+        game._playable = None
         return game
 
     def _cache_rule_flags(self) -> None:
@@ -418,60 +420,50 @@ class Game:
 
     def legal_cards(self, seat: int | None = None) -> list[Card]:
         """Cards `seat` (default: the seat to act) may play now; empty when not its turn."""
-        if self.phase is not _PLAYING or (seat is not None and seat != self.turn):
+        turn = self.turn
+        if self.phase is not _PLAYING or (seat is not None and seat != turn):
             return []
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._playable_cards()
-        return legal.copy()
+        assert turn is not None
+        held = self._held[turn]
+        suits = self._playable
+        if suits is None:
+            suits = self._playable = self._playable_suits(held)
+        if suits is _ANY_SUIT:
+            clubs, diamonds, hearts, spades, _special = held
+            return [*clubs, *diamonds, *hearts, *spades]
+        if len(suits) == 1:
+            return held[suits[0]][:]
+        return [card for suit in suits for card in held[suit]]
 
-    def _playable_cards(self) -> list[Card]:
-        """What the seat to play may play, the one definition for the standard pack (`play`
-        checks its card against it): follow the led suit if you can; otherwise trump if
-        must_trump says so; lead trumps only once broken (after_broken) unless you hold nothing
-        else. In pack order, as a hand keeps them."""
-        assert self.turn is not None
-        held = self._held[self.turn]
+    def _playable_suits(self, held: list[list[Card]]) -> tuple[Suit, ...]:
+        """What may be played now, the one definition for the standard pack: a held card of one
+        of these suits. Follow the led suit if you can; otherwise trump if must_trump says so;
+        lead trumps only once broken (after_broken) unless you hold nothing else."""
         trick = self.current_trick
         if trick:
             led = trick[0][1].suit
             assert led is not None  # the standard pack's tricks hold only standard cards
             if held[led]:
-                return held[led].copy()
+                return _ONLY[led]
             trump = self.trump_suit
             if self._must_trump and trump is not None and held[trump]:
-                return held[trump].copy()
+                return _ONLY[trump]
         elif self._after_broken and not self.trump_broken and self.trump_suit is not None:
             trump = self.trump_suit
-            others = [card for suit in _ANY_SUIT if suit is not trump for card in held[suit]]
+            others = tuple(suit for suit in _ANY_SUIT if suit != trump and held[suit])
             if others:
                 return others
-        clubs, diamonds, hearts, spades, _special = held
-        return [*clubs, *diamonds, *hearts, *spades]
+        return _ANY_SUIT
 
-    def _checked_card(self, card: Card | str, legal: list[Card]) -> Card:
-        """`card` (or the card it names) when it is one of the `legal` cards; otherwise
-        IllegalAction saying why not: no such card, not held, or against the rules."""
-        card = parse_card(card)
-        if card in legal:
-            return card
-        if card.suit is None:  # a special card: the standard pack never holds one
-            raise IllegalAction(f"You do not hold a {card}: this pack has no special cards.")
-        assert self.turn is not None
-        if card not in self._held[self.turn][card.suit]:
-            raise IllegalAction(f"You do not hold the {card}.")
+    def _refusal(self, suits: tuple[Suit, ...]) -> str:
+        """Why a card outside `_playable_suits` (`suits`) is refused, in words."""
         trick = self.current_trick
         if not trick:
-            raise IllegalAction(
-                "Trumps have not been broken yet: lead another suit while you hold one."
-            )
-        required = legal[0].suit  # a held card is refused only when a suit is required
-        assert required is not None
-        if required is trick[0][1].suit:
-            raise IllegalAction(f"You must follow suit: you hold a {required.singular}.")
-        raise IllegalAction(
-            f"You cannot follow suit, so you must trump: you hold a {required.singular}."
-        )
+            return "Trumps have not been broken yet: lead another suit while you hold one."
+        led = trick[0][1].suit
+        if suits[0] == led:
+            return f"You must follow suit: you hold a {suits[0].singular}."
+        return f"You cannot follow suit, so you must trump: you hold a {suits[0].singular}."
 
     def legal_declarations(self, card: Card, seat: int | None = None) -> list[Declaration]:
         """What `card` may be declared as it is played now; empty when it takes no declaration
@@ -641,14 +633,25 @@ class Game:
             raise IllegalAction("It is not time to play a card.")
         if seat != self.turn:
             raise IllegalAction("It is not your turn to play.")
-        legal = self._legal
-        if legal is None:
-            legal = self._playable_cards()
-        if type(card) is not Card or card not in legal:
-            card = self._checked_card(card, legal)
-        self._legal = None  # the position moves on
-        self._held[seat][_SLOT[card.index]].remove(card)
+        if type(card) is not Card:
+            card = parse_card(card)
+        held = self._held[seat]
+        suit = card.suit
+        if suit is None:  # a special card: the standard pack never holds one
+            raise IllegalAction(f"You do not hold a {card}: this pack has no special cards.")
+        same_suit = held[suit]
+        try:
+            position = same_suit.index(card)
+        except ValueError:
+            raise IllegalAction(f"You do not hold the {card}.") from None
+        suits = self._playable
+        if suits is None:
+            suits = self._playable_suits(held)
+        if suit not in suits:
+            raise IllegalAction(self._refusal(suits))
+        self._playable = None  # the position moves on
         trick = self.current_trick
+        del same_suit[position]
         trick.append((seat, card))
         if len(trick) == self.players:
             self._finish_trick(trick)

@@ -11,12 +11,10 @@ What a seat sees is built in `engine.view`, snapshots and their soundness checks
 from __future__ import annotations
 
 import bisect
-from itertools import chain, groupby
-from operator import attrgetter, itemgetter
 from typing import Any, ClassVar
 
 from engine.cards import ALL_CARDS, STANDARD_DECK, Card, Suit
-from engine.deal import SPECIAL_SLOT, by_suit, card_index, deal_rng, dealt_pack, shuffled, slot_of
+from engine.deal import by_suit, card_index, deal_rng, dealt_pack, shuffled, slot_of
 from engine.moves import Bid, Declaration, Discard, Move, NameTrump, Phase, Play
 from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
 from engine.rules import EXTRA_HAND_LIMIT, TARGET_GAME_HAND_LIMIT, Rules
@@ -35,10 +33,6 @@ _SLOT: tuple[int, ...] = tuple(slot_of(card) for card in ALL_CARDS)
 cards' list."""
 
 _ANY_SUIT: tuple[Suit, ...] = tuple(Suit)
-_suit_of = attrgetter("suit")
-_seat_of = itemgetter(0)
-"""The seat of a (seat, card) play, or the first play of a trick."""
-_card_of = itemgetter(1)
 _ONLY: tuple[tuple[Suit], ...] = tuple((suit,) for suit in Suit)
 """Each suit alone, made once: the hot path returns these instead of building a tuple."""
 
@@ -271,9 +265,8 @@ class Game:
         held: list[list[list[Card]]] = [[] for _ in range(players)]
         for offset in range(players):
             hand: list[list[Card]] = [[], [], [], [], []]
-            cards = sorted(deck[offset:dealt:players], key=card_index)
-            for suit, same_suit in groupby(cards, key=_suit_of):  # a few runs, not every card
-                hand[SPECIAL_SLOT if suit is None else suit] = list(same_suit)
+            for card in sorted(deck[offset:dealt:players], key=card_index):
+                hand[_SLOT[card.index]].append(card)
             held[(first + offset) % players] = hand
         return held
 
@@ -722,8 +715,8 @@ class Game:
                 points=tuple(points),
                 totals=tuple(scores),
                 blind=blind,
-                leaders=tuple(map(_seat_of, map(_seat_of, played))),
-                plays=tuple(map(_card_of, chain.from_iterable(played))),
+                leaders=tuple([trick[0][0] for trick in played]),
+                plays=tuple([card for trick in played for _, card in trick]),
             )
         )
         told = self._told

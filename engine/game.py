@@ -27,7 +27,12 @@ class IllegalAction(ValueError):
     """A refused action. The message is a sentence a player can read."""
 
 
+# Phase members under module names: CPython 3.11's EnumType defines __getattr__, so each
+# `Phase.X` read in a method is an unspecialised lookup, and the hot path reads these instead.
+_BIDDING = Phase.BIDDING
+_SIMULTANEOUS_BIDDING = Phase.SIMULTANEOUS_BIDDING
 _PLAYING = Phase.PLAYING
+
 _SLOT: tuple[int, ...] = tuple(slot_of(card) for card in ALL_CARDS)
 """The list of a held hand that keeps each card, by `Card.index`: its suit, or the special
 cards' list."""
@@ -308,11 +313,11 @@ class Game:
 
     def _start_bidding(self) -> None:
         if self.rules.bidding == "simultaneous":
-            self.phase = Phase.SIMULTANEOUS_BIDDING
+            self.phase = _SIMULTANEOUS_BIDDING
             self.turn = None
             self._pending = self._seats_from_left()
         else:
-            self.phase = Phase.BIDDING
+            self.phase = _BIDDING
             self.turn = (self.dealer + 1) % self.players
 
     def _start_play(self) -> None:
@@ -326,7 +331,7 @@ class Game:
                 tricks=self.tricks_in_hand,
                 over_under=over_under(total, self.tricks_in_hand),
             )
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         self._pending = []
         self.turn = (self.dealer + 1) % self.players
 
@@ -370,7 +375,7 @@ class Game:
     @property
     def hook_bid(self) -> int | None:
         """The number the dealer may not bid now, when the hook applies to this hand."""
-        if not self.rules.hook or self.phase is not Phase.BIDDING or self.turn != self.dealer:
+        if not self.rules.hook or self.phase is not _BIDDING or self.turn != self.dealer:
             return None
         others = sum(filter(None, self.bids))  # the dealer, bidding last, has no bid yet
         forbidden = self.tricks_in_hand - others
@@ -398,7 +403,7 @@ class Game:
     def legal_bids(self, seat: int | None = None) -> list[int]:
         """Bids open to `seat` (default: the seat to act); empty when it may not bid now."""
         phase = self.phase
-        if phase is Phase.BIDDING:
+        if phase is _BIDDING:
             if seat is not None and seat != self.turn:
                 return []
             bids = list(range(self.tricks_in_hand + 1))
@@ -407,7 +412,7 @@ class Game:
                 if hook is not None:
                     bids.remove(hook)
             return bids
-        if phase is Phase.SIMULTANEOUS_BIDDING and (seat is None or seat in self._pending):
+        if phase is _SIMULTANEOUS_BIDDING and (seat is None or seat in self._pending):
             return list(range(self.tricks_in_hand + 1))
         return []
 
@@ -478,7 +483,7 @@ class Game:
             if move.__class__ is Play:
                 self._play_move(seat, move)
             elif move.__class__ is Bid:
-                hidden = self.phase is Phase.SIMULTANEOUS_BIDDING
+                hidden = self.phase is _SIMULTANEOUS_BIDDING
                 self._bid(seat, move.tricks)
                 told.hidden = hidden
             elif move.__class__ is NameTrump:
@@ -574,10 +579,10 @@ class Game:
 
     def _bid(self, seat: int, tricks: int) -> None:
         phase = self.phase
-        if phase is Phase.SIMULTANEOUS_BIDDING:
+        if phase is _SIMULTANEOUS_BIDDING:
             if seat not in self._pending:
                 raise IllegalAction("You have already bid this hand.")
-        elif phase is not Phase.BIDDING:
+        elif phase is not _BIDDING:
             raise IllegalAction("It is not time to bid.")
         elif seat != self.turn:
             raise IllegalAction("It is not your turn to bid.")
@@ -585,7 +590,7 @@ class Game:
             raise IllegalAction("A bid is a whole number of tricks.")
         if not 0 <= tricks <= self.tricks_in_hand:
             raise IllegalAction(f"Bids go from 0 to {self.tricks_in_hand} in this hand.")
-        if phase is Phase.BIDDING and seat == self.dealer:
+        if phase is _BIDDING and seat == self.dealer:
             hook = self.hook_bid
             if tricks == hook:
                 raise IllegalAction(
@@ -593,7 +598,7 @@ class Game:
                     f"{self.tricks_in_hand} tricks."
                 )
         self.bids[seat] = tricks
-        if phase is Phase.SIMULTANEOUS_BIDDING:
+        if phase is _SIMULTANEOUS_BIDDING:
             self._pending.remove(seat)
             if not self._pending:
                 self._bids_complete()

@@ -21,12 +21,14 @@ told to count (divide the "Collected" figure by the hands):
         --toggle-collect=functools_reduce python bench/engine.py --callgrind engine --hands 300
 
 Measured on the shared 2-core machine (Python 3.11.7, open_spiel 2.0.2), before and after the
-issue 22 engine work (Game in slots; the shuffle sorting small keys):
-- callgrind, engine: 812.0k -> 731.5k instructions a hand; OpenSpiel: 1,115.0k.
-- `python bench/engine.py --hands 5000 --rounds 9`, three runs of each, before and after taking
-  turns (load average 3.3-3.7 on 2 cores, 2026-12-01 19:33 UTC): before 1.07x, 0.99x, 1.34x;
-  after 1.34x, 1.23x, 1.01x. Under that load a run's ratio swings more than the change itself;
-  the instruction counts are the steadier figure (a ratio of 1.52 now, 1.37 before).
+issue 22 engine work (Game in slots; the shuffle sorting small keys; Phase members read as module
+names on the bid path):
+- callgrind, engine: 812.0k -> 709.9k instructions a hand; OpenSpiel: 1,115.0k (1.37 -> 1.57).
+- `python bench/engine.py --hands 5000 --rounds 9`, before and after taking turns, 2026-12-01:
+  at 731.5k (load average 3.3-3.7): before 1.07x, 0.99x, 1.34x; after 1.34x, 1.23x, 1.01x;
+  at 709.9k (load average 2.6-2.9, 20:00 UTC): before 1.16x, 0.91x; after 1.34x, 1.32x.
+  On this machine a run's ratio swings by a fifth with the neighbours' load; the instruction
+  counts are the steadier figure.
 """
 
 from __future__ import annotations

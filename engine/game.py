@@ -30,7 +30,12 @@ class IllegalAction(Refusal):
     end says in the reader's language."""
 
 
+# Phase members under module names: CPython 3.11's EnumType defines __getattr__, so each
+# `Phase.X` read in a method is an unspecialised lookup, and the hot path reads these instead.
+_BIDDING = Phase.BIDDING
+_SIMULTANEOUS_BIDDING = Phase.SIMULTANEOUS_BIDDING
 _PLAYING = Phase.PLAYING
+
 _SLOT: tuple[int, ...] = tuple(slot_of(card) for card in ALL_CARDS)
 """The list of a held hand that keeps each card, by `Card.index`: its suit, or the special
 cards' list."""
@@ -71,7 +76,21 @@ class _Told:
 
 
 class Game:
-    """One game of Oh Hell at a table of `players` seats (0-based, clockwise)."""
+    """One game of Oh Hell at a table of `players` seats (0-based, clockwise).
+
+    The fields are slots: a game has more than the 30 attributes CPython 3.11 keeps in a class's
+    shared key table, so as a plain instance its attribute dict would be built out, and every
+    method call on it (`game.play`, `self._finish_trick`) would take the unspecialised lookup.
+    """
+
+    __slots__ = (
+        "_after_broken", "_deal_index", "_extra_hands", "_held", "_must_trump",
+        "_pending", "_plan", "_playable", "_scoresheet", "_stock", "_told",
+        "_tricks_played", "bids", "blind", "current_trick", "dealer", "declarations",
+        "discarded", "hand_number", "hand_size", "phase", "players", "rules", "scores",
+        "seed", "super_trump", "trick_number", "tricks_in_hand", "tricks_won",
+        "trump_broken", "trump_card", "trump_suit", "turn", "winners",
+    )
 
     players: int
     rules: Rules
@@ -105,8 +124,9 @@ class Game:
     _scoresheet: list[HandRecord]
     _must_trump: bool
     _after_broken: bool
-    _told: _Told | None = None
-    _playable: tuple[Suit, ...] | None = None
+    _told: _Told | None
+    """What the move being applied has caused so far; None outside `apply`."""
+    _playable: tuple[Suit, ...] | None
     """`_playable_suits` of the seat to play, kept from `legal_cards` for the `play` that
     follows; None once a card is played (and in a new or restored game)."""
 
@@ -139,13 +159,15 @@ class Game:
         problem = rules.why_not(players)
         if problem is not None:
             raise Refusal.of(problem)
-        game = cls.__new__(game_class(rules))
+        game = game_class(rules)._blank()
         game.players = players
         game.rules = rules
         game.seed = seed
         game._plan = rules.plan(players)
         if rules.hand_sequence == "random" and rules.hand_sizes is None:
-            game._plan = [deal_rng(seed, -2).randint(1, game._plan[0])]
+            # Every hand keeps at least one card after its discards (Rules.plan's own check).
+            least = rules.discards_for(players) + 1
+            game._plan = [deal_rng(seed, -2).randint(least, game._plan[0])]
         game.scores = [0] * players
         game._scoresheet = []
         game.winners = []
@@ -167,6 +189,14 @@ class Game:
                     f"A deck must hold each of the {len(pack)} cards of this pack exactly once."
                 )
         game._deal(first_deck)
+        return game
+
+    @classmethod
+    def _blank(cls) -> Game:
+        """A game with no state yet, for `new` and `from_json` to fill in."""
+        game = object.__new__(cls)
+        game._told = None
+        game._playable = None
         return game
 
     def _cache_rule_flags(self) -> None:
@@ -288,11 +318,11 @@ class Game:
 
     def _start_bidding(self) -> None:
         if self.rules.bidding == "simultaneous":
-            self.phase = Phase.SIMULTANEOUS_BIDDING
+            self.phase = _SIMULTANEOUS_BIDDING
             self.turn = None
             self._pending = self._seats_from_left()
         else:
-            self.phase = Phase.BIDDING
+            self.phase = _BIDDING
             self.turn = (self.dealer + 1) % self.players
 
     def _start_play(self) -> None:
@@ -306,7 +336,7 @@ class Game:
                 tricks=self.tricks_in_hand,
                 over_under=over_under(total, self.tricks_in_hand),
             )
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         self._pending = []
         self.turn = (self.dealer + 1) % self.players
 
@@ -350,7 +380,7 @@ class Game:
     @property
     def hook_bid(self) -> int | None:
         """The number the dealer may not bid now, when the hook applies to this hand."""
-        if not self.rules.hook or self.phase is not Phase.BIDDING or self.turn != self.dealer:
+        if not self.rules.hook or self.phase is not _BIDDING or self.turn != self.dealer:
             return None
         others = sum(filter(None, self.bids))  # the dealer, bidding last, has no bid yet
         forbidden = self.tricks_in_hand - others
@@ -378,7 +408,7 @@ class Game:
     def legal_bids(self, seat: int | None = None) -> list[int]:
         """Bids open to `seat` (default: the seat to act); empty when it may not bid now."""
         phase = self.phase
-        if phase is Phase.BIDDING:
+        if phase is _BIDDING:
             if seat is not None and seat != self.turn:
                 return []
             bids = list(range(self.tricks_in_hand + 1))
@@ -387,7 +417,7 @@ class Game:
                 if hook is not None:
                     bids.remove(hook)
             return bids
-        if phase is Phase.SIMULTANEOUS_BIDDING and (seat is None or seat in self._pending):
+        if phase is _SIMULTANEOUS_BIDDING and (seat is None or seat in self._pending):
             return list(range(self.tricks_in_hand + 1))
         return []
 
@@ -458,7 +488,7 @@ class Game:
             if move.__class__ is Play:
                 self._play_move(seat, move)
             elif move.__class__ is Bid:
-                hidden = self.phase is Phase.SIMULTANEOUS_BIDDING
+                hidden = self.phase is _SIMULTANEOUS_BIDDING
                 self._bid(seat, move.tricks)
                 told.hidden = hidden
             elif move.__class__ is NameTrump:
@@ -555,10 +585,10 @@ class Game:
 
     def _bid(self, seat: int, tricks: int) -> None:
         phase = self.phase
-        if phase is Phase.SIMULTANEOUS_BIDDING:
+        if phase is _SIMULTANEOUS_BIDDING:
             if seat not in self._pending:
                 raise IllegalAction("You have already bid this hand.")
-        elif phase is not Phase.BIDDING:
+        elif phase is not _BIDDING:
             raise IllegalAction("It is not time to bid.")
         elif seat != self.turn:
             raise IllegalAction("It is not your turn to bid.")
@@ -566,7 +596,7 @@ class Game:
             raise IllegalAction("A bid is a whole number of tricks.")
         if not 0 <= tricks <= self.tricks_in_hand:
             raise IllegalAction("Bids go from 0 to {most} in this hand.", most=self.tricks_in_hand)
-        if phase is Phase.BIDDING and seat == self.dealer:
+        if phase is _BIDDING and seat == self.dealer:
             hook = self.hook_bid
             if tricks == hook:
                 raise IllegalAction(
@@ -574,7 +604,7 @@ class Game:
                     bid=tricks, tricks=self.tricks_in_hand,
                 )
         self.bids[seat] = tricks
-        if phase is Phase.SIMULTANEOUS_BIDDING:
+        if phase is _SIMULTANEOUS_BIDDING:
             self._pending.remove(seat)
             if not self._pending:
                 self._bids_complete()
@@ -783,7 +813,7 @@ class Game:
         try:
             data = snapshot_data(text)
             rules = _rules_read(data["rules"])
-            game: Game = object.__new__(game_class(rules))
+            game = game_class(rules)._blank()
             restore(game, data, rules)
         except UNREADABLE as error:
             raise ValueError(f"unreadable game snapshot: {error!r}") from None

@@ -162,3 +162,16 @@ def test_exact_bid_rules_are_one_hand() -> None:
             assert "single hand" in str(error)
         else:
             raise AssertionError(f"exact-bid rules with {update} were accepted")
+
+
+def test_a_random_hand_size_leaves_a_card_after_the_discards() -> None:
+    """A one-hand game of random size whose players discard two is dealt at least three cards
+    each, so the discards always leave a hand to play (hypothesis found a 1-card deal)."""
+    rules = Rules.preset("ouch").model_copy(update={
+        "hand_sequence": "random", "max_hand": None, "winner_rule": "exact_bid",
+        "game_end": "sequence", "hand_count": None, "deals_per_seat": None, "hand_sizes": None})
+    assert rules.discards == 2
+    for seed in range(200):
+        game = Game.new(3, rules, seed=seed)
+        assert game.phase is Phase.DISCARD
+        assert all(len(game.view(seat).hand) > 2 for seat in range(3))

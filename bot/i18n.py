@@ -65,9 +65,11 @@ def po_path(lang: Lang) -> Path:
 
 @functools.cache
 def catalogue(lang: Lang) -> Catalog:
-    """The language's .po as written."""
+    """The language's .po as written. A malformed entry (say, a msgid without its msgstr, as a
+    careless merge leaves) stops the bot at start and fails tests/bot/test_i18n.py, rather than
+    printing a warning and dropping the entry."""
     with po_path(lang).open("rb") as source:
-        return read_po(source, locale=lang)
+        return read_po(source, locale=lang, abort_invalid=True)
 
 
 @functools.cache

@@ -3,7 +3,7 @@ read a card's name, a joker's declaration and a suit from (bot/i18n.py holds the
 
 from __future__ import annotations
 
-from bot.i18n import DEFAULT_LANG, Lang, t, tc
+from bot.i18n import DEFAULT_LANG, Lang, declaration_words, t, tc
 from engine import Card, Declaration, Suit
 
 
@@ -49,14 +49,4 @@ def card_name(card: Card, lang: Lang = DEFAULT_LANG) -> str:
 def declaration_text(declaration: Declaration, trump: Suit | None,
                      lang: Lang = DEFAULT_LANG) -> str:
     """What a joker was declared: "high trump ♠", "low ♦", "high" (engine words in English)."""
-    if lang == DEFAULT_LANG:
-        return declaration.text(trump)
-    high = {True: t(lang, "high"), False: t(lang, "low"), None: ""}[declaration.high]
-    trump_word = t(lang, "trump")
-    if declaration.suit is None:
-        if trump is None:
-            return f"{high} {trump_word}".strip()
-        return high or t(lang, "as it is")
-    suit = (f"{trump_word} {declaration.suit.symbol}" if declaration.suit == trump
-            else declaration.suit.symbol)
-    return f"{high} {suit}".strip()
+    return declaration_words(lang, declaration, trump)

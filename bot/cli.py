@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from bot.computer import decide
 from bot.errors import TableError
 from bot.guard import Guard
-from bot.i18n import DEFAULT_LANG, Lang, card_word, environment_lang, lang_for, t, tc
+from bot.i18n import DEFAULT_LANG, Lang, card_word, environment_lang, lang_for, say, t, tc
 from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
 from bot.moves import read_card, refused
 from bot.service import ServiceConfig, TableService
@@ -573,7 +573,7 @@ async def _game_loop(
                     return quit_status
             elif lowered == "?":
                 hint = await service.hint(table_id, YOU)
-                write("  " + t(lang, "Hint: {hint}", hint=hint))
+                write("  " + t(lang, "Hint: {hint}", hint=say(lang, hint)))
             elif lowered in HELP_WORDS:
                 write(help_text(lang))
             elif lowered in SCORES_WORDS:

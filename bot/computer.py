@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from engine import Move, PlayerView
+from engine import Move, Phrase, PlayerView
 from engine.ai import create_player, suggest
 
 log = logging.getLogger(__name__)
@@ -30,11 +30,11 @@ def decide(level: str, seed: int, view: PlayerView) -> Move:
     return random_move(view, seed)
 
 
-def hint(view: PlayerView, seed: int) -> str:
+def hint(view: PlayerView, seed: int) -> Phrase:
     """The hard computer's suggestion for this view's pending decision, with its reason in
     numbers (engine.ai.suggest), within the hard computer's own time budget. ValueError when the
     view's seat has nothing to decide."""
-    return suggest(view, seed=seed).text
+    return suggest(view, seed=seed).phrase
 
 
 def random_move(view: PlayerView, seed: int) -> Move:

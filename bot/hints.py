@@ -33,8 +33,8 @@ BUSY = Phrase("Hints are busy right now; try again in a few seconds.")
 STILL_THINKING = Phrase(
     "Your last hint is still being worked out; it will be with you in a moment.")
 
-Work = Callable[[PlayerView, int], str]
-"""(view, seed) -> the hint's text; a top-level function when the desk uses a process."""
+Work = Callable[[PlayerView, int], Phrase]
+"""(view, seed) -> the hint's phrase; a top-level function when the desk uses a process."""
 
 
 class HintDesk:
@@ -69,7 +69,7 @@ class HintDesk:
         """Hints taken and not answered yet (thinking or waiting)."""
         return len(self._asking)
 
-    async def ask(self, user_id: int, view: PlayerView, seed: int) -> str:
+    async def ask(self, user_id: int, view: PlayerView, seed: int) -> Phrase:
         """The hint for `view`, or TableError in words when there is nothing to decide, the
         person's last hint is in flight or cooling down, or every slot is taken. A refusal
         costs no thinking and changes nothing."""
@@ -98,7 +98,7 @@ class HintDesk:
         """Drop waiting hints and let the worker go (a thinking hint is abandoned)."""
         self._executor.shutdown(wait=False, cancel_futures=True)
 
-    def _answered(self, user_id: int, job: asyncio.Future[str]) -> None:
+    def _answered(self, user_id: int, job: asyncio.Future[Phrase]) -> None:
         if not job.cancelled():
             job.exception()  # read here too, so an asker who left leaves no "never retrieved"
         self._asking.discard(user_id)

@@ -30,8 +30,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from engine.cards import Card
-from engine.phrase import Phrase, SuitWord, Term
+from engine.cards import Card, Suit
+from engine.moves import Declaration
+from engine.phrase import DeclarationWord, Phrase, SuitWord, Term
 
 Lang = Literal["en", "nb"]
 LANGS: tuple[Lang, ...] = ("en", "nb")
@@ -117,6 +118,21 @@ def card_word(lang: Lang, card: Card) -> str:
     return tc(lang, "card", str(card)) if card.special else str(card)
 
 
+def declaration_words(lang: Lang, declaration: Declaration, trump: Suit | None) -> str:
+    """What a joker was declared: "high trump ♠", "low ♦", "high" ("høy trumf ♠")."""
+    if lang == DEFAULT_LANG:
+        return declaration.text(trump)
+    high = {True: t(lang, "high"), False: t(lang, "low"), None: ""}[declaration.high]
+    trump_word = t(lang, "trump")
+    if declaration.suit is None:
+        if trump is None:
+            return f"{high} {trump_word}".strip()
+        return high or t(lang, "as it is")
+    suit = (f"{trump_word} {declaration.suit.symbol}" if declaration.suit == trump
+            else declaration.suit.symbol)
+    return f"{high} {suit}".strip()
+
+
 def _value(lang: Lang, value: object) -> object:
     if isinstance(value, Phrase):
         return say(lang, value)
@@ -126,6 +142,8 @@ def _value(lang: Lang, value: object) -> object:
         return tc(lang, value.context, value.text)
     if isinstance(value, Card):
         return card_word(lang, value)
+    if isinstance(value, DeclarationWord):
+        return declaration_words(lang, value.declaration, value.trump)
     if isinstance(value, list | tuple):
         return ", ".join(str(_value(lang, item)) for item in value)
     return value

@@ -347,7 +347,7 @@ class TableService:
 
     # ---- hints ---------------------------------------------------------------------------------
 
-    async def hint(self, table_id: int, user_id: int) -> str:
+    async def hint(self, table_id: int, user_id: int) -> Phrase:
         """The hard computer's suggestion for this person's pending decision, with its reason in
         numbers, from their own view only, worked out at the hint desk (bot/hints.py), never in
         the computers' executor. TableError when the table does not allow hints, they hold no

@@ -21,7 +21,7 @@ from bot.card_words import card_label, card_name, declaration_text
 from bot.client import OhHellBot
 from bot.errors import TableError
 from bot.guard import Guard
-from bot.i18n import Lang, lang_for, t, tn
+from bot.i18n import Lang, lang_for, say, t, tn
 from bot.models import COMPUTER_LEVELS, TableView
 from bot.moves import read_card, refused
 from bot.options import table_options
@@ -483,7 +483,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         table_id = self._table(interaction).table_id
         # the advice takes up to a second of thinking, off the event loop: answer "thinking" now
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await answer(interaction, await self.service.hint(table_id, interaction.user.id))
+        hint = await self.service.hint(table_id, interaction.user.id)
+        await answer(interaction, say(own_lang(interaction), hint))
 
     @ohhell.command(name="table", description="Post the table again at the bottom of the channel")
     async def table(self, interaction: discord.Interaction) -> None:

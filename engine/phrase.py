@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 if TYPE_CHECKING:
     from engine.cards import Suit
+    from engine.moves import Declaration
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +27,17 @@ class SuitWord:
 
     def __str__(self) -> str:
         return self.suit.singular if self.singular else self.suit.label
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationWord:
+    """What a joker is declared inside a sentence ("high trump ♠"), given the hand's trump."""
+
+    declaration: Declaration
+    trump: Suit | None
+
+    def __str__(self) -> str:
+        return self.declaration.text(self.trump)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +85,7 @@ def _phrase(message: str, fields: dict[str, object]) -> Phrase:
 def _english(value: object) -> object:
     if isinstance(value, list | tuple):
         return ", ".join(str(_english(item)) for item in value)
-    return str(value) if isinstance(value, Phrase | SuitWord | Term) else value
+    return str(value) if isinstance(value, Phrase | SuitWord | Term | DeclarationWord) else value
 
 
 class Refusal(ValueError):
@@ -99,4 +111,4 @@ def _refusal(kind: type[Refusal], phrase: Phrase) -> Refusal:
     return kind.of(phrase)
 
 
-__all__ = ["Phrase", "Refusal", "SuitWord", "Term"]
+__all__ = ["DeclarationWord", "Phrase", "Refusal", "SuitWord", "Term"]

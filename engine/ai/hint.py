@@ -16,6 +16,7 @@ from engine.ai.hard import HardPlayer
 from engine.ai.policy import TrickEstimator
 from engine.cards import STANDARD_DECK, Card, Suit
 from engine.moves import Bid, Discard, Move, NameTrump, Play
+from engine.phrase import DeclarationWord, Phrase
 from engine.view import PlayerView
 
 
@@ -24,10 +25,16 @@ class Hint:
     """A suggested move and why, for the person whose view it was computed from."""
 
     move: Move
-    text: str
-    """One line: "Bid 2: you make it about 64% of the time; bid 1: 51%"."""
+    phrase: Phrase
+    """One line, as a phrase a front end says in the reader's language (engine/phrase.py):
+    "Bid 2: you make it about 64% of the time; bid 1: 51%"."""
     chances: tuple[tuple[str, float], ...] = ()
     """The figures behind the text: (the option, its chance of making the bid), best first."""
+
+    @property
+    def text(self) -> str:
+        """The line in English."""
+        return str(self.phrase)
 
 
 def suggest(
@@ -55,9 +62,9 @@ def suggest(
         return _trump_hint(view, seed)
     if awaited is Discard and view.discards_needed > 0:
         cards = HardPlayer(seed).choose_discards(view)
-        shown = ", ".join(str(card) for card in cards)
-        return Hint(Discard(tuple(cards)), f"Discard {shown}: the cards whose tricks are least "
-                    "certain, keeping your sure winners and sure losers.")
+        return Hint(Discard(tuple(cards)), Phrase(
+            "Discard {cards}: the cards whose tricks are least certain, keeping your sure "
+            "winners and sure losers.", cards=tuple(cards)))
     raise ValueError("There is nothing for you to decide right now.")
 
 
@@ -66,7 +73,7 @@ def _bid_hint(view: PlayerView, seed: int, think_time: float | None,
     player = HardPlayer(seed, think_time=think_time, iterations=iterations)
     bid = player.choose_bid(view)
     if len(view.legal_bids) == 1:
-        return Hint(Bid(bid), f"Bid {bid}: it is the only bid you may make.")
+        return Hint(Bid(bid), Phrase("Bid {bid}: it is the only bid you may make.", bid=bid))
     makes = player.last_make
     values = player.last_values
     others = sorted(
@@ -74,25 +81,31 @@ def _bid_hint(view: PlayerView, seed: int, think_time: float | None,
         key=lambda b: (-values.get(str(b), float("-inf")), abs(b - bid)),
     )
     chances = [(str(bid), makes.get(bid, 0.0))]
-    text = f"Bid {bid}: you make it about {_percent(makes.get(bid, 0.0))} of the time"
-    if others:
-        runner = others[0]
-        chances.append((str(runner), makes[runner]))
-        text += f"; bid {runner}: {_percent(makes[runner])}"
-    return Hint(Bid(bid), text + ".", tuple(chances))
+    if not others:
+        return Hint(Bid(bid), Phrase("Bid {bid}: you make it about {percent}% of the time.",
+                                     bid=bid, percent=_percent(makes.get(bid, 0.0))),
+                    tuple(chances))
+    runner = others[0]
+    chances.append((str(runner), makes[runner]))
+    return Hint(Bid(bid), Phrase(
+        "Bid {bid}: you make it about {percent}% of the time; bid {runner}: {runner_percent}%.",
+        bid=bid, percent=_percent(makes.get(bid, 0.0)), runner=runner,
+        runner_percent=_percent(makes[runner])), tuple(chances))
 
 
 def _card_hint(view: PlayerView, seed: int, think_time: float | None,
                iterations: int | None) -> Hint:
     if len(view.legal_cards) == 1:
         card = view.legal_cards[0]
-        return Hint(Play(card), f"Play the {card}: it is your only legal card.")
+        return Hint(Play(card), Phrase("Play the {card}: it is your only legal card.",
+                                       card=card))
     player = HardPlayer(seed, think_time=think_time, iterations=iterations)
     player.explain = True
     card = player.choose_card(view)
     search = player.last_search
     if search is None:
-        return Hint(Play(card), f"Play the {card}: your legal cards all do the same here.")
+        return Hint(Play(card), Phrase(
+            "Play the {card}: your legal cards all do the same here.", card=card))
     chosen = search.candidates.index(card.index)
     runner = max(
         (i for i in range(len(search.candidates)) if i != chosen),
@@ -100,10 +113,9 @@ def _card_hint(view: PlayerView, seed: int, think_time: float | None,
     )
     chances = [search.makes[i] / (search.seen[i] or 1.0) for i in (chosen, runner)]
     other: Card = STANDARD_DECK[search.candidates[runner]]
-    text = (
-        f"Play the {card}: keeps your bid alive in {_tenths(chances[0])} of 10 deals; "
-        f"the {other}: {_tenths(chances[1])} of 10."
-    )
+    text = Phrase("Play the {card}: keeps your bid alive in {tenths} of 10 deals; the {other}: "
+                  "{other_tenths} of 10.", card=card, tenths=_tenths(chances[0]), other=other,
+                  other_tenths=_tenths(chances[1]))
     return Hint(Play(card), text, ((card.code, chances[0]), (other.code, chances[1])))
 
 
@@ -112,14 +124,16 @@ def _special_hint(view: PlayerView, seed: int, think_time: float | None,
     """Special-card presets: hard's move, without odds (its search there keeps none yet)."""
     move = HardPlayer(seed, think_time=think_time, iterations=iterations).choose_move(view)
     if isinstance(move, Bid):
-        what = f"Bid {move.tricks}"
-    else:
-        assert isinstance(move, Play)
-        what = f"Play the {move.card}"
-        if move.declaration is not None:
-            what += f" as {move.declaration.text(view.trump_suit)}"
-    return Hint(move, f"{what}: the hard computer's choice (it gives no odds with special "
-                "cards yet).")
+        return Hint(move, Phrase("Bid {bid}: the hard computer's choice (it gives no odds with "
+                                 "special cards yet).", bid=move.tricks))
+    assert isinstance(move, Play)
+    if move.declaration is None:
+        return Hint(move, Phrase("Play the {card}: the hard computer's choice (it gives no odds "
+                                 "with special cards yet).", card=move.card))
+    return Hint(move, Phrase(
+        "Play the {card} as {declaration}: the hard computer's choice (it gives no odds with "
+        "special cards yet).", card=move.card,
+        declaration=DeclarationWord(move.declaration, view.trump_suit)))
 
 
 def _trump_hint(view: PlayerView, seed: int) -> Hint:
@@ -130,14 +144,18 @@ def _trump_hint(view: PlayerView, seed: int) -> Hint:
         estimator = TrickEstimator(view.players, view.hand_size, int(option), 0)
         worth[option] = estimator.estimate(hand)
     runner = max((s for s in worth if s != suit), key=lambda s: worth[s], default=None)
-    text = f"Name {suit.symbol}: your hand is worth about {worth.get(suit, 0.0):.1f} tricks"
-    if runner is not None:
-        text += f"; with {runner.symbol}: {worth[runner]:.1f}"
-    return Hint(NameTrump(suit), text + ".")
+    if runner is None:
+        return Hint(NameTrump(suit), Phrase(
+            "Name {suit}: your hand is worth about {worth} tricks.", suit=suit.symbol,
+            worth=f"{worth.get(suit, 0.0):.1f}"))
+    return Hint(NameTrump(suit), Phrase(
+        "Name {suit}: your hand is worth about {worth} tricks; with {runner}: {runner_worth}.",
+        suit=suit.symbol, worth=f"{worth.get(suit, 0.0):.1f}", runner=runner.symbol,
+        runner_worth=f"{worth[runner]:.1f}"))
 
 
-def _percent(chance: float) -> str:
-    return f"{round(100 * chance)}%"
+def _percent(chance: float) -> int:
+    return round(100 * chance)
 
 
 def _tenths(chance: float) -> int:

@@ -18,6 +18,7 @@ from bot.clock import ManualClock
 from engine import Phase, PlayerView
 from tests.discord.driver import Driver, PrivacyWatch
 from tests.discord.harness import CALLBACK, Call, Harness, Member, drain
+from tests.discord.test_language import ENGLISH, _words
 
 HINT = re.compile(
     r"Bid \d+: you make it about \d+% of the time(; bid \d+: \d+%)?\."
@@ -138,6 +139,36 @@ async def test_a_hint_answers_only_the_asker_with_its_reason_in_numbers(
         await clock.advance(5)  # the asker's hint cooldown (ServiceConfig.hint_cooldown)
     assert asked == 4
     assert not watch.leaks, watch.leaks
+
+
+NORSK_HINT = re.compile(
+    r"Meld \d+: du klarer den omtrent \d+ % av gangene(; meld \d+: \d+ %)?\."
+    r"|Spill \S+: (meldingen din holder i \d+ av 10 utdelinger; \S+: \d+ av 10"
+    r"|det er det eneste kortet du kan spille|alle kortene du kan spille, gjør det samme her)\."
+)
+
+
+async def test_a_norwegian_client_reads_its_hint_in_norwegian(
+        h: Harness, clock: ManualClock) -> None:
+    """The hint is a phrase (engine/ai/hint.py) the bot says in the asker's language; an
+    English client at the same table still reads English."""
+    alice = h.member("alice", locale="no")
+    bob, carol = h.member("bob", locale="no"), h.member("carol")
+    d = Driver(h, [alice, bob, carol], seed=3)
+    await d.lobby(max_cards=3, hints=True)
+    asked = {"no": 0, "en-US": 0}
+    while d.view() is not None and sum(asked.values()) < 6:
+        (seat, m), = d.awaited()
+        text = _answer(await d.slash("ohhell hint", m)).body["content"]
+        if m.locale == "no":
+            assert NORSK_HINT.fullmatch(text), text
+            assert _words(text) & ENGLISH == set(), text
+        else:
+            assert HINT.fullmatch(text), text
+        asked[m.locale] += 1
+        await d.act_slash(seat, m)
+        await clock.advance(5)  # the asker's hint cooldown (ServiceConfig.hint_cooldown)
+    assert asked["no"] >= 2 and asked["en-US"] >= 1, asked
 
 
 async def test_hints_are_off_unless_the_host_allows_them(h: Harness) -> None:

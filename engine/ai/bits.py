@@ -58,6 +58,10 @@ def above(card: int) -> int:
     return SUIT_MASKS[card // 13] & ~((2 << card) - 1)
 
 
+ABOVE: tuple[int, ...] = tuple(above(card) for card in range(52))
+"""`above` by table, for the simulation's inner loops."""
+
+
 def below(card: int) -> int:
     """Every card of the same suit ranked below `card`."""
     return SUIT_MASKS[card // 13] & ((1 << card) - 1)

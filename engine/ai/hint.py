@@ -19,6 +19,12 @@ from engine.moves import Bid, Discard, Move, NameTrump, Play
 from engine.phrase import DeclarationWord, Phrase
 from engine.view import PlayerView
 
+HINT_THINK_TIME = 0.035
+"""A hint's CPU budget (seconds) when the asker gives none: a hint is worked out in the
+computers' executor, so a table of people asking for hints must not stall the computers of
+other tables (issue 24: at hard's 0.5 s a hint took 0.3-0.5 s; at this budget bench/anchor.py
+--hints measured 266 hints at CPU p50/p95 37/41 ms on 2 cores under a load of 7)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Hint:
@@ -47,8 +53,11 @@ def suggest(
 
     `think_time` (seconds) and `iterations` (sampled deals) bound the search as they bound the
     hard player's; with `iterations` alone the hint is the same every time for the same view.
-    Raises ValueError when the view's seat has nothing to decide.
+    Raises ValueError when the view's seat has nothing to decide. With neither bound, the
+    search gets HINT_THINK_TIME seconds of CPU.
     """
+    if think_time is None and iterations is None:
+        think_time = HINT_THINK_TIME
     awaited = view.phase.awaits
     if view.rules.special_cards != "none" and (
         (awaited is Bid and view.legal_bids) or (awaited is Play and view.legal_cards)

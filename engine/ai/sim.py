@@ -247,20 +247,26 @@ class SimState:
     def policy_card(self, seat: int) -> int:
         hand = self.hands[seat]
         need = self.bids[seat] - self.won[seat]
+        trick = self.trick
+        trump = self.trump
+        legal = legal_mask(
+            hand, trick[0] // 13 if trick else -1, trump, self.must_trump, self.after_broken,
+            self.broken,
+        )
         kind = self.kinds[seat] if self.kinds is not None else MEDIUM
         if kind == EASY:
-            return easy_card(self.legal(seat), self.best, self.trump, need)
+            return easy_card(legal, self.best, trump, need)
         if kind == GREEDY:
-            return greedy_card(self.legal(seat), self.trump, need)
+            return greedy_card(legal, trump, need)
         return choose_card(
-            self.legal(seat),
+            legal,
             hand,
             self.best,
-            self.trump,
+            trump,
             self.live & ~hand,
             need,
             self.left,
-            len(self.trick) == self.players - 1,
+            len(trick) == self.players - 1,
             need > 0 or (need < 0 and self.bust_take),
         )
 
@@ -277,23 +283,38 @@ class SimState:
         self.trick.append(card)
 
     def play(self, card: int) -> None:
-        seat = self.to_act()
+        # `_add` and `to_act` written out: this runs for every card of every simulated deal
+        trick = self.trick
+        pos = len(trick)
+        players = self.players
         bit = 1 << card
-        self.hands[seat] ^= bit
+        self.hands[(self.leader + pos) % players] ^= bit
         self.held ^= bit
         self.live &= ~bit
         self.trail = self.trail * 53 + card + 1
-        self._add(card)
-        if len(self.trick) == self.players:
-            winner = (self.leader + self.best_pos) % self.players
-            self.won[winner] += 1
-            if self.trump >= 0 and self.best // 13 == self.trump:
-                self.broken = True
-            self.leader = winner
-            self.trick = []
-            self.best = -1
-            self.best_pos = 0
-            self.left -= 1
+        best = self.best
+        if best < 0:
+            self.best = best = card
+            self.best_pos = pos
+        elif card // 13 == best // 13:
+            if card > best:
+                self.best = best = card
+                self.best_pos = pos
+        elif card // 13 == self.trump:
+            self.best = best = card
+            self.best_pos = pos
+        if pos + 1 < players:
+            trick.append(card)
+            return
+        winner = (self.leader + self.best_pos) % players
+        self.won[winner] += 1
+        if self.trump >= 0 and best // 13 == self.trump:
+            self.broken = True
+        self.leader = winner
+        self.trick = []
+        self.best = -1
+        self.best_pos = 0
+        self.left -= 1
 
 
 def best_response(
@@ -352,15 +373,41 @@ def distinct_moves(legal: int, elsewhere: int) -> list[int]:
 def advance(state: SimState, me: int, branch_at: int) -> None:
     """Play the policy for every seat (me too while I hold more than `branch_at` cards, and my
     forced moves) until I must choose among `branch_at` cards or fewer, or the hand ends."""
+    # SimState.policy_card written out: this loop plays most cards of every simulated deal
+    players = state.players
+    trump = state.trump
+    must_trump = state.must_trump
+    after_broken = state.after_broken
+    bust_take = state.bust_take
+    hands = state.hands
+    bids = state.bids
+    won = state.won
+    kinds = state.kinds
+    play = state.play
     while state.left > 0:
-        seat = state.to_act()
-        if seat == me and state.hands[me].bit_count() <= branch_at:
-            legal = state.legal(me)
+        trick = state.trick
+        pos = len(trick)
+        seat = (state.leader + pos) % players
+        hand = hands[seat]
+        legal = legal_mask(
+            hand, trick[0] // 13 if pos else -1, trump, must_trump, after_broken, state.broken
+        )
+        if seat == me and hand.bit_count() <= branch_at:
             if legal & (legal - 1):
                 return
-            state.play(legal.bit_length() - 1)
+            play(legal.bit_length() - 1)
+            continue
+        need = bids[seat] - won[seat]
+        kind = kinds[seat] if kinds is not None else MEDIUM
+        if kind == GREEDY:
+            play(greedy_card(legal, trump, need))
+        elif kind == EASY:
+            play(easy_card(legal, state.best, trump, need))
         else:
-            state.play(state.policy_card(seat))
+            play(choose_card(
+                legal, hand, state.best, trump, state.live & ~hand, need, state.left,
+                pos == players - 1, need > 0 or (need < 0 and bust_take),
+            ))
 
 
 Particle = tuple[SimState, float]

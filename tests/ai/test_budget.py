@@ -7,7 +7,7 @@ import time
 
 from engine import Game, Rules
 from engine.ai import create_player
-from engine.ai.hard import MAX_DEALS, WALL_FACTOR, Budget, HardPlayer
+from engine.ai.hard import MAX_DEALS, WALL_FACTOR, WALL_FLOOR, Budget, HardPlayer
 
 
 def test_an_iteration_budget_stops_at_its_count() -> None:
@@ -36,6 +36,15 @@ def test_a_timed_budget_gives_the_wall_clock_more_room_than_the_cpu() -> None:
     assert wall_before + WALL_FACTOR * 0.5 <= budget.wall <= wall_after + WALL_FACTOR * 0.5
     assert WALL_FACTOR > 1
     assert Budget.timed(None, limit=7) == Budget(limit=7)
+
+
+def test_a_short_cpu_budget_still_gets_the_wall_clock_floor() -> None:
+    """A hint's few milliseconds of CPU are not cut short by a busy machine's clock: the wall
+    limit never falls below WALL_FLOOR."""
+    wall_before = time.perf_counter()
+    budget = Budget.timed(0.035, limit=100)
+    assert budget.wall >= wall_before + WALL_FLOOR
+    assert WALL_FLOOR > WALL_FACTOR * 0.035
 
 
 def test_a_timed_decision_stops_at_max_deals_with_time_to_spare() -> None:

@@ -27,7 +27,17 @@ from pydantic import ValidationError
 from bot.computer import decide
 from bot.errors import TableError
 from bot.guard import Guard
-from bot.i18n import DEFAULT_LANG, Lang, card_word, environment_lang, lang_for, say, t, tc
+from bot.i18n import (
+    DEFAULT_LANG,
+    Lang,
+    card_word,
+    declaration_words,
+    environment_lang,
+    lang_for,
+    say,
+    t,
+    tc,
+)
 from bot.models import COMPUTER_LEVELS, TableOptions, TableStatus, TableView
 from bot.moves import read_card, refused
 from bot.service import ServiceConfig, TableService
@@ -659,7 +669,7 @@ async def _joker_play(
             raise TableError("The {card} is not declared: play it as it is.", card=held)
         return Play(held)
     if not rest:
-        said = ", ".join(option.text(me.trump_suit) for option in options)
+        said = ", ".join(declaration_words(lang, option, me.trump_suit) for option in options)
         question = t(lang, "Declare the {card} ({options}): ", card=card_word(lang, held),
                      options=said)
         answer = await _ask(keyboard, question, write, level, lang)

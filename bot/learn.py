@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.i18n import DEFAULT_LANG, Lang, t, tc
+from bot.moves import refused
 from engine import STANDARD_DECK, Card, Game, IllegalAction, Play, Rules, Suit
 
 YOU, MIA, SAM = 0, 1, 2
@@ -170,14 +171,15 @@ class Lesson:
             try:
                 card = Card.parse(given)
             except ValueError as err:
-                return self._again([str(err), decision.why_not(lang)])
+                return self._again([refused(err).text(lang), decision.why_not(lang)])
             if card.code != decision.expected:
                 try:
                     probe = self.game.copy()
                     probe.play(YOU, card)
                 except IllegalAction as err:
                     return self._again([
-                        t(lang, "The {card} is refused. {reason}", card=card, reason=err),
+                        t(lang, "The {card} is refused. {reason}", card=card,
+                          reason=refused(err).text(lang)),
                         t(lang, "When you hold a card of the suit led you must play one (follow "
                                 "suit); only when you have none may you play anything, a trump "
                                 "included.") + " " + decision.why_not(lang),

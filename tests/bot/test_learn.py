@@ -15,6 +15,7 @@ from data import Store
 from tests.bot.conftest import CHANNEL, GUILD, HOST
 from tests.bot.helpers import any_move, is_open
 from tests.bot.test_cli import ROOT, _run
+from tests.discord.test_language import ENGLISH, _words
 
 ANSWERS_WITH_ONE_WRONG_MOVE = ["2", "AH", "JS", "6D", "JS"]
 """The J♠ on Sam's diamond lead is the wrong move: you hold the 6♦ and must follow suit."""
@@ -46,6 +47,20 @@ def test_an_answer_off_the_lesson_is_explained_and_changes_nothing() -> None:
     lesson.answer("2")
     step = lesson.answer("6D")  # legal, but the lesson asks for the A♥
     assert not step.taken and "A♥" in " ".join(step.lines)
+
+
+def test_a_norwegian_lesson_says_why_a_card_is_refused_in_norwegian() -> None:
+    """The engine's reason (a card it cannot read, the follow-suit rule) reaches the reader in
+    their language, not as the engine's English sentence."""
+    lesson = Lesson(lang="nb")
+    lesson.start()
+    lesson.answer("2")
+    lesson.answer("AH")
+    steps = [lesson.answer("ZZ"), lesson.answer("JS")]  # not a card; a card that must follow
+    assert not any(step.taken for step in steps)
+    for step in steps:
+        text = "\n".join(step.lines)
+        assert _words(text) & ENGLISH == set(), text
 
 
 def test_a_lesson_is_rebuilt_from_its_answers() -> None:

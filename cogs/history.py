@@ -344,19 +344,26 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await interaction.response.edit_message(
                 content=t(lang, "Nothing was deleted."), embed=None, view=None)
             return
-        forgotten = await _forget(_store(interaction), self.user_id, None)
+        forgotten = await _forget(interaction, self.user_id, None)
         await interaction.response.edit_message(
             content=_forgotten_text(forgotten.names, forgotten.games, None, lang), embed=None,
             view=None)
 
 
-async def _forget(store: Store, user_id: int, guild_id: int | None) -> Any:
+PERSON_FORGOTTEN = "person_forgotten"
+"""The bot event (`on_person_forgotten(user_id)`) after a person's rows were deleted: what the
+running bot remembers of them goes too (cogs/ohhell.py)."""
+
+
+async def _forget(interaction: discord.Interaction, user_id: int, guild_id: int | None) -> Any:
     try:
-        return await store.forget_player(user_id, guild_id)
+        forgotten = await _store(interaction).forget_player(user_id, guild_id)
     except PlayerSeated as seated:
         channels = ", ".join(f"<#{c}>" for c in seated.channel_ids)
         raise TableError("That person is seated at a game in progress ({channels}): it can be "
                          "forgotten once they leave or the game ends.", channels=channels) from None
+    interaction.client.dispatch(PERSON_FORGOTTEN, user_id)
+    return forgotten
 
 
 # -- the commands ----------------------------------------------------------------------------
@@ -439,7 +446,7 @@ async def forget_me(interaction: discord.Interaction) -> None:
 @app_commands.describe(member="Whose name, results and ratings to delete here")
 @app_commands.checks.has_permissions(manage_guild=True)
 async def forget(interaction: discord.Interaction, member: discord.User) -> None:
-    forgotten = await _forget(_store(interaction), member.id, _guild(interaction))
+    forgotten = await _forget(interaction, member.id, _guild(interaction))
     await interaction.response.send_message(
         _forgotten_text(forgotten.names, forgotten.games, f"<@{member.id}>",
                         _lang(interaction)), ephemeral=True,

@@ -102,6 +102,11 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         self.voices = presenter.voices
 
     @commands.Cog.listener()
+    async def on_person_forgotten(self, user_id: int) -> None:
+        """A person was forgotten (cogs/history.py PERSON_FORGOTTEN): their locale too."""
+        self.voices.forget(user_id)
+
+    @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every interaction tells the person's locale (cogs/voices.py). A control of ours that
         no template matches any more (an older version): answer."""

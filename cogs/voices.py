@@ -90,6 +90,12 @@ class Voices:
         except Exception as err:  # the store is down: kept at their next change, or lost
             log.warning("could not keep the locale of %s: %s", user_id, err)
 
+    def forget(self, user_id: int) -> None:
+        """The person asked to be forgotten (their stored locale is gone with the rest): forget
+        it here too, so their next interaction stores it afresh rather than being taken as
+        known."""
+        self._people.pop(user_id, None)
+
     def chose(self, guild_id: int, language: str | None) -> None:
         """The server's managers chose a language (None: automatic) and it is saved."""
         self._chosen[guild_id] = _lang(language)

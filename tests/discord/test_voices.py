@@ -18,6 +18,7 @@ from tests.discord.faults import Faults
 from tests.discord.harness import CHANNEL_MESSAGE, PUBLIC, Call, Harness, Member, drain
 from tests.discord.limits import check_message, localized
 from tests.discord.test_forged_input import forged_slash
+from tests.discord.test_history import answer_of
 from tests.discord.test_language import ENGLISH, _text, _words
 
 ALLOWED_ENGLISH: dict[str, str] = {}
@@ -250,3 +251,24 @@ async def test_notices_are_in_the_language_of_the_person_told(h: Harness,
     notices = [h.fake.messages[mid]["content"] for mid in h.fake.messages_in(dm)
                if h.fake.messages[mid]["content"]]
     assert len(notices) == 1 and "jeg mangler tilgang eller tillatelser" in notices[0]
+
+
+async def test_a_forgotten_persons_locale_is_kept_afresh_when_they_come_back(h: Harness) -> None:
+    """Forget-me deletes the stored locale; the running bot forgets it too, so when the person
+    uses the bot again their locale is stored again (a restarted bot then DMs them in it),
+    rather than taken as already known."""
+    h.guild_locale = "en-US"
+    alice, bob, carol = h.member("alice"), h.member("bob", locale="no"), h.member("carol")
+    d = Driver(h, [alice, bob, carol])
+    await d.lobby(max_cards=2, turn_timeout=0)
+    await d.play_out("controls")
+    await drain()
+    store = h.bot.store  # type: ignore[attr-defined]
+    assert await store.get_locale(bob.id) == "no"
+    asked = answer_of(await h.send(h.slash("ohhell forget-me", bob)))
+    answer_of(await h.send(h.click(asked.message_id or 0, "Glem meg", bob)))
+    await drain()
+    assert await store.get_locale(bob.id) is None
+    await h.send(h.slash("ohhell stats", bob))
+    await drain()
+    assert await store.get_locale(bob.id) == "no"

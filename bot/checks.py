@@ -9,7 +9,8 @@ from bot.guard import Guard, step_letter
 from bot.models import TableStatus
 from bot.table import LiveTable
 from engine import Bid, Discard, Game, Move, NameTrump, Phase, Play
-from engine.phrase import Phrase, SuitWord
+from engine.cards import SuitWord
+from engine.phrase import Phrase
 
 
 def need_lobby(t: LiveTable) -> None:

@@ -30,9 +30,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from engine.cards import Card, Suit
-from engine.moves import Declaration
-from engine.phrase import DeclarationWord, Phrase, SuitWord, Term
+from engine.cards import Card, Suit, SuitWord
+from engine.moves import Declaration, DeclarationWord
+from engine.phrase import Phrase, Term
 
 Lang = Literal["en", "nb"]
 LANGS: tuple[Lang, ...] = ("en", "nb")

@@ -1,6 +1,6 @@
 """The rules engine: pure, deterministic Oh Hell (no I/O, no asyncio, no discord)."""
 
-from engine.cards import STANDARD_DECK, Card, Suit, sort_hand
+from engine.cards import STANDARD_DECK, Card, Suit, SuitWord, sort_hand
 from engine.game import Game, IllegalAction
 from engine.moves import (
     Bid,
@@ -14,7 +14,7 @@ from engine.moves import (
     move_from_payload,
 )
 from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
-from engine.phrase import Phrase, Refusal, SuitWord, Term
+from engine.phrase import Phrase, Refusal, Term
 from engine.rules import Rules
 from engine.scoring import HandRecord
 from engine.special_game import SpecialGame

@@ -11,6 +11,7 @@ system and the hand, and the game says so (`PlayerView.card_values`). Packs that
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, ClassVar
 
@@ -67,6 +68,18 @@ RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}
 _RANK_WORDS = {11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
 _RANK_PARSE = {str(r): r for r in range(2, 11)} | {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
 _CARD_TEXT = re.compile(r"^\s*(10|[2-9TJQKA])\s*(?:of\s+)?([CDHS♣♦♥♠♤♡♢♧]|[a-zæøå]+)\s*$", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class SuitWord:
+    """A suit named inside a sentence (engine/phrase.py): English "hearts", or "heart" when
+    `singular`."""
+
+    suit: Suit
+    singular: bool = False
+
+    def __str__(self) -> str:
+        return self.suit.singular if self.singular else self.suit.label
 
 
 class Card:

@@ -14,11 +14,11 @@ import bisect
 import json
 from typing import Any, ClassVar
 
-from engine.cards import ALL_CARDS, STANDARD_DECK, Card, Suit
+from engine.cards import ALL_CARDS, STANDARD_DECK, Card, Suit, SuitWord
 from engine.deal import by_suit, card_index, deal_rng, dealt_pack, shuffled, slot_of
 from engine.moves import Bid, Declaration, Discard, Move, NameTrump, Phase, Play
 from engine.outcome import BiddingResult, HandStart, Outcome, Trick, TrickResult, over_under
-from engine.phrase import Phrase, Refusal, SuitWord
+from engine.phrase import Phrase, Refusal
 from engine.rules import EXTRA_HAND_LIMIT, TARGET_GAME_HAND_LIMIT, Rules
 from engine.scoring import HandRecord, exact_bid_winners, hand_points
 from engine.snapshot import UNREADABLE, game_to_json, restore, snapshot_data

@@ -235,9 +235,23 @@ def move_from_code(text: str) -> Move:
     raise ValueError(f"{text!r} is not a move code")
 
 
+
+@dataclass(frozen=True, slots=True)
+class DeclarationWord:
+    """What a joker is declared inside a sentence (engine/phrase.py): "high trump ♠", given the
+    hand's trump."""
+
+    declaration: Declaration
+    trump: Suit | None
+
+    def __str__(self) -> str:
+        return self.declaration.text(self.trump)
+
+
 __all__ = [
     "Bid",
     "Declaration",
+    "DeclarationWord",
     "Discard",
     "Move",
     "NameTrump",

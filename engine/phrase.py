@@ -3,41 +3,16 @@ with `{placeholders}` and the values that fill them.
 
 The engine knows no language: a `Phrase`'s message is the key a front end looks up in its
 catalogue (bot/i18n.py `say`), and `str(phrase)` is the English sentence (logs, tests). Values
-are kept as they are (a card, a suit, another phrase) so a translation can name them in its own
-words.
+are kept as they are (a card, a suit as engine.cards.SuitWord, a joker's declaration as
+engine.moves.DeclarationWord, another phrase) so a translation can name them in its own words;
+this module names none of them, so every engine module may say phrases.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Self
-
-if TYPE_CHECKING:
-    from engine.cards import Suit
-    from engine.moves import Declaration
-
-
-@dataclass(frozen=True, slots=True)
-class SuitWord:
-    """A suit named inside a sentence: English "hearts", or "heart" when `singular`."""
-
-    suit: Suit
-    singular: bool = False
-
-    def __str__(self) -> str:
-        return self.suit.singular if self.singular else self.suit.label
-
-
-@dataclass(frozen=True, slots=True)
-class DeclarationWord:
-    """What a joker is declared inside a sentence ("high trump ♠"), given the hand's trump."""
-
-    declaration: Declaration
-    trump: Suit | None
-
-    def __str__(self) -> str:
-        return self.declaration.text(self.trump)
+from typing import Any, Self
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +60,7 @@ def _phrase(message: str, fields: dict[str, object]) -> Phrase:
 def _english(value: object) -> object:
     if isinstance(value, list | tuple):
         return ", ".join(str(_english(item)) for item in value)
-    return str(value) if isinstance(value, Phrase | SuitWord | Term | DeclarationWord) else value
+    return str(value) if isinstance(value, Phrase | Term) else value
 
 
 class Refusal(ValueError):
@@ -111,4 +86,4 @@ def _refusal(kind: type[Refusal], phrase: Phrase) -> Refusal:
     return kind.of(phrase)
 
 
-__all__ = ["DeclarationWord", "Phrase", "Refusal", "SuitWord", "Term"]
+__all__ = ["Phrase", "Refusal", "Term"]

@@ -23,8 +23,9 @@ from engine.cards import (
     WIZARDS,
     Card,
     Suit,
+    SuitWord,
 )
-from engine.phrase import Phrase, Refusal, SuitWord, Term
+from engine.phrase import Phrase, Refusal, Term
 
 HandSequence = Literal["down_up", "up_down", "up", "down", "fixed", "random"]
 Scoring = Literal["common", "strict", "penalty", "bonus_only", "wizard"]

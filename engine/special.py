@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.cards import Card, Suit
+from engine.cards import Card, Suit, SuitWord
 from engine.moves import Declaration
-from engine.phrase import Phrase, SuitWord
+from engine.phrase import Phrase
 
 TOP = 3
 """Beats every card below it whatever was led (Wizard, Super Joker, a joker declared high)."""

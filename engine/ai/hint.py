@@ -15,8 +15,8 @@ from engine.ai.bits import mask_of
 from engine.ai.hard import HardPlayer
 from engine.ai.policy import TrickEstimator
 from engine.cards import STANDARD_DECK, Card, Suit
-from engine.moves import Bid, Discard, Move, NameTrump, Play
-from engine.phrase import DeclarationWord, Phrase
+from engine.moves import Bid, DeclarationWord, Discard, Move, NameTrump, Play
+from engine.phrase import Phrase
 from engine.view import PlayerView
 
 HINT_THINK_TIME = 0.035

@@ -1,10 +1,11 @@
 """Cards in words, in the reader's language: the one place the terminal, the replay and Discord
-read a card's name, a joker's declaration and a suit from (bot/i18n.py holds the words)."""
+read a card's name and a suit from (bot/i18n.py holds the words, and says a joker's declaration:
+`declaration_words`)."""
 
 from __future__ import annotations
 
-from bot.i18n import DEFAULT_LANG, Lang, declaration_words, t, tc
-from engine import Card, Declaration, Suit
+from bot.i18n import DEFAULT_LANG, Lang, t, tc
+from engine import Card, Suit
 
 
 def suit_name(suit: Suit, lang: Lang = DEFAULT_LANG) -> str:
@@ -44,9 +45,3 @@ def card_name(card: Card, lang: Lang = DEFAULT_LANG) -> str:
     words = t(lang, "{rank} of {suit}", rank=rank_word(card.rank, lang),
               suit=suit_name(card.suit, lang))
     return words[:1].upper() + words[1:]
-
-
-def declaration_text(declaration: Declaration, trump: Suit | None,
-                     lang: Lang = DEFAULT_LANG) -> str:
-    """What a joker was declared: "high trump ♠", "low ♦", "high" (engine words in English)."""
-    return declaration_words(lang, declaration, trump)

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.archive import EXPORT_FORMAT, EXPORT_VERSION
-from bot.card_words import card_label, declaration_text
-from bot.i18n import DEFAULT_LANG, Lang, t, tc, tn
+from bot.card_words import card_label
+from bot.i18n import DEFAULT_LANG, Lang, declaration_words, t, tc, tn
 from engine import Card, Declaration, Suit
 
 Document = dict[str, Any]
@@ -108,7 +108,7 @@ def _played(name: str, played: Document, trump: Suit | None, lang: Lang) -> str:
     """ "Ann 10♥", or "Ann High Joker (low ♦)" with what a joker was declared."""
     text = f"{name} {card_text(played['card'], lang)}"
     if played["declared"]:
-        declared = declaration_text(Declaration.from_code(played["declared"]), trump, lang)
+        declared = declaration_words(lang, Declaration.from_code(played["declared"]), trump)
         text += f" ({declared})"
     return text
 

@@ -17,11 +17,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.card_words import card_label, card_name, declaration_text
+from bot.card_words import card_label, card_name
 from bot.client import OhHellBot
 from bot.errors import TableError
 from bot.guard import Guard
-from bot.i18n import Lang, lang_for, say, t, tn
+from bot.i18n import Lang, declaration_words, lang_for, say, t, tn
 from bot.models import COMPUTER_LEVELS, TableView
 from bot.moves import read_card, refused
 from bot.options import table_options
@@ -649,7 +649,7 @@ def _played(move: Play, before: TableView, after: TableView, lang: Lang) -> str:
     if move.declaration is not None:
         trump = before.state.trump_suit if before.state is not None else None
         return t(lang, "You played {card} ({declared}).", card=card,
-                 declared=declaration_text(move.declaration, trump, lang))
+                 declared=declaration_words(lang, move.declaration, trump))
     return t(lang, "You played {card}.", card=card)
 
 

@@ -20,10 +20,10 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.card_words import card_label, card_name, declaration_text
+from bot.card_words import card_label, card_name
 from bot.errors import TableError
 from bot.guard import GUARD_PATTERN, Guard
-from bot.i18n import DEFAULT_LANG, Lang, lang_for, t, tc, tn
+from bot.i18n import DEFAULT_LANG, Lang, declaration_words, lang_for, t, tc, tn
 from bot.moves import refused
 from cogs.history import ReplayTableButton
 from engine import (
@@ -221,7 +221,7 @@ class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                  plays: Sequence[tuple[Card, Declaration]] = (),
                  trump: Suit | None = None, lang: Lang = DEFAULT_LANG) -> None:
         options = [discord.SelectOption(
-            label=f"{card_label(card, lang)}: {declaration_text(declaration, trump, lang)}"[:100],
+            label=f"{card_label(card, lang)}: {declaration_words(lang, declaration, trump)}"[:100],
             value=Play(card, declaration).code())
             for card, declaration in plays] or [discord.SelectOption(label="-", value="-")]
         super().__init__(discord.ui.Select(custom_id=f"ohhell:declare:{table_id}:{guard.code()}",

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.card_words import declaration_text, suit_name
-from bot.i18n import DEFAULT_LANG, Lang, t, tc, tn
+from bot.card_words import suit_name
+from bot.i18n import DEFAULT_LANG, Lang, declaration_words, t, tc, tn
 from bot.models import SeatView, TableView
 from engine import (
     Bid,
@@ -148,7 +148,7 @@ def played_text(card: Card, declarations: Sequence[tuple[Card, Declaration]] = (
     """A played card, with what a joker was declared ("High Joker (low ♦)")."""
     for declared, declaration in declarations:
         if declared is card:
-            return f"{card} ({declaration_text(declaration, trump, lang)})"
+            return f"{card} ({declaration_words(lang, declaration, trump)})"
     return str(card)
 
 

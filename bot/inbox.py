@@ -11,7 +11,6 @@ work in flight, not with the number of tables.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -19,10 +18,6 @@ from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-_RUNS_FOR: contextvars.ContextVar[tuple[asyncio.Task[Any], asyncio.Task[Any] | None] | None] = \
-    contextvars.ContextVar("inbox_runs_for", default=None)
-"""(the task running a job, the task that posted it and waits for it)."""
 
 Job = Callable[[], Awaitable[T]]
 """A change to run in order: awaited to its end before the next job starts."""
@@ -36,13 +31,11 @@ class Inbox:
     def __init__(self) -> None:
         self._inline = False
         """A job runs in its caller's own task (the inbox was empty when it came)."""
-        self._jobs: deque[tuple[Job[Any], asyncio.Future[Any], contextvars.Context | None]] \
-            | None = None
+        self._jobs: deque[tuple[Job[Any], asyncio.Future[Any]]] | None = None
         self._drain: asyncio.Task[None] | None = None
 
-    def post(self, job: Job[T], context: contextvars.Context | None = None) -> asyncio.Future[T]:
-        """Queue `job`; its outcome comes in the returned future. `context`: the context
-        variables it runs with (None: the inbox's own).
+    def post(self, job: Job[T]) -> asyncio.Future[T]:
+        """Queue `job`; its outcome comes in the returned future.
 
         A caller that stops waiting (cancelled) before its job started takes it back (it
         never runs); a job that started runs to its end, as a commit whose caller went away
@@ -52,7 +45,7 @@ class Inbox:
         future: asyncio.Future[T] = loop.create_future()
         if self._jobs is None:
             self._jobs = deque()
-        self._jobs.append((job, future, context))
+        self._jobs.append((job, future))
         if self._drain is None and not self._inline:
             self._drain = loop.create_task(self._run_jobs())
         return future
@@ -62,14 +55,12 @@ class Inbox:
         self.post(job).add_done_callback(_log_failure)
 
     async def run(self, job: Job[T]) -> T:
-        """Run `job` once the jobs before it are done, and return its outcome; it runs with
-        the caller's context variables (in the caller's task when the inbox is empty). Never
-        call from inside a job of the same inbox: it would wait for itself. A caller cancelled
-        while its job runs in its own task cancels the job: a commit then reconciles as any
-        cancelled write does (bot/ledger.py)."""
+        """Run `job` once the jobs before it are done, and return its outcome (in the caller's
+        task when the inbox is empty). Never call from inside a job of the same inbox: it would
+        wait for itself. A caller cancelled while its job runs in its own task cancels the job:
+        a commit then reconciles as any cancelled write does (bot/ledger.py)."""
         if not self.busy:
-            # Nothing waits: run it here, in the caller's task (no task, no hop; the caller
-            # answers its interaction before anything the job spawned runs).
+            # Nothing waits: run it here, in the caller's task (no task, no hop).
             self._inline = True
             try:
                 return await job()
@@ -77,9 +68,7 @@ class Inbox:
                 self._inline = False
                 if self._jobs and self._drain is None:
                     self._drain = asyncio.get_running_loop().create_task(self._run_jobs())
-        context = contextvars.copy_context()
-        context.run(_RUNS_FOR.set, (None, asyncio.current_task()))  # type: ignore[arg-type]
-        return await self.post(job, context)
+        return await self.post(job)
 
     @property
     def busy(self) -> bool:
@@ -96,11 +85,11 @@ class Inbox:
         assert jobs is not None
         try:
             while jobs:
-                job, future, context = jobs.popleft()
+                job, future = jobs.popleft()
                 if future.done():
                     continue  # its caller gave up before it started
                 try:
-                    result = await (job() if context is None else _within(job, context))
+                    result = await job()
                 except asyncio.CancelledError:
                     future.cancel()
                     raise  # the service is closing
@@ -117,27 +106,6 @@ class Inbox:
             self._jobs = None
 
 
-async def _within(job: Job[T], context: contextvars.Context) -> T:
-    """Run `job` with `context`'s variables (a task of its own: a coroutine keeps the context
-    of the task that runs it)."""
-    task: asyncio.Task[T] = asyncio.get_running_loop().create_task(
-        job(), context=context)  # type: ignore[arg-type]
-    posted = context.run(_RUNS_FOR.get)
-    context.run(_RUNS_FOR.set, (task, None if posted is None else posted[1]))
-    return await task  # cancelling the drain cancels it too
-
-
-def acting_task() -> asyncio.Task[Any] | None:
-    """The task on whose behalf this code runs: inside a job posted with `Inbox.run`, the
-    task that waits for it (tasks the job starts are on their own); elsewhere the current
-    task."""
-    current = asyncio.current_task()
-    runs_for = _RUNS_FOR.get()
-    if runs_for is not None and runs_for[0] is current:
-        return runs_for[1]
-    return current
-
-
 def _log_failure(future: asyncio.Future[Any]) -> None:
     if future.cancelled():
         return
@@ -146,4 +114,4 @@ def _log_failure(future: asyncio.Future[Any]) -> None:
         log.error("a table job failed", exc_info=err)
 
 
-__all__ = ["Inbox", "Job", "acting_task"]
+__all__ = ["Inbox", "Job"]

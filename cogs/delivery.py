@@ -1,9 +1,12 @@
 """Delivering the presenter's messages to Discord: when, and by which REST call.
 
-A `Slot` is one message kept up to date (the table message, or one DM hand). The presenter
-(cogs/presenter.py) decides what each slot shows; Delivery sends it: a task per slot sends or
-edits it, always with the newest state, so a burst of moves costs one edit, edits of one message
-never overtake each other, and the service's lock is never held across Discord's latency.
+A `Slot` is the presenter's plan for one message (the table message, or one DM hand): which
+message, and its body, rendered lazily when it is sent. The presenter (cogs/presenter.py)
+decides what each plan shows; Delivery only sends it: a task per slot sends or edits it, always
+with the newest state, so a burst of moves costs one edit, edits of one message never overtake
+each other, and a table's inbox is never held across Discord's latency. What happened comes
+back as `Report`s on `Delivery.reports`, which the presenter reads (news goes up as values,
+docs/architecture.md), or as the values its calls return.
 
 Fewer edits of the table message (Discord limits edits to about 5 per 5 s per channel, and
 docs/architecture.md section 6 budgets about one REST call per player action):
@@ -14,8 +17,9 @@ docs/architecture.md section 6 budgets about one REST call per player action):
   `computer_hold`, about COMPUTER_DELAY, from the first change not yet shown), so one edit shows
   a person's move and the computers' answer together.
 A message whose new body is exactly what it already shows is not edited. `close` sends whatever
-is held before the bot disconnects. A slot that the acting player's interaction response can
-carry is left to it (cogs.interact), and sent over REST only if that response fails (`release`).
+is held before the bot disconnects. A slot held by an interaction's claim (`hold`, see
+cogs/presenter.py) is not sent while held: the interaction response carries it (`answering`),
+and what that response did not carry goes over REST once the last claim lets go (`let_go`).
 Before a body is rendered the languages it needs are made known (`Voices.prepare`: a store read
 once a process, no REST call).
 
@@ -26,7 +30,7 @@ to RETRY_CAP), always with the newest state, so what it carried is merged into t
 never lost; after MAX_TRIES (MAX_TRIES_FINAL for a table that has ended, whose message carries
 the final standings) it gives up with a WARNING until the next change. 404 Unknown Message on
 the table message posts it again (a finished game's standings too); 403 Missing Access or
-Permissions and 50083 (the thread is archived) are not retried: `no_access` is called (the
+Permissions and 50083 (the thread is archived) are not retried: a `NoAccess` report (the
 presenter tells the host once), and the next change tries again. Per
 table there is one slot per message (newest state only, at most one retry timer each).
 """
@@ -51,7 +55,6 @@ from bot.clock import Clock
 from bot.models import TableStatus, TableView
 from bot.presenter import TableReads
 from cogs import render
-from cogs.interact import Acting
 from cogs.voices import Voices
 from engine import PlayerView
 
@@ -109,7 +112,9 @@ class Slot:
     version: int = 0
     sent: int = 0
     controls: bool = False  # what was last sent carries move controls
-    acting: Acting | None = None  # the action whose publish scheduled this update, if any
+    body: Callable[[], render.Render] | None = None  # the plan's body, rendered when sent
+    held: int = 0  # open claims holding the message for their interaction responses
+    refused: bool = False  # a DM Discord refused (50007): never tried again
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task[None] | None = None
     shown: int | None = None  # fingerprint of the body the message shows (None: not known)
@@ -129,34 +134,58 @@ class Slot:
 
 
 
+@dataclass(frozen=True, slots=True)
+class DmClosed:
+    """Discord refused this person's hand DM (error 50007)."""
+
+    table_id: int
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class DmPosted:
+    """A hand DM went out as a NEW message (one that notifies, docs/discord.md)."""
+
+    table_id: int
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class NoAccess:
+    """The bot may not post or edit this table's message (403, or an archived thread)."""
+
+    view: TableView
+    error: discord.HTTPException
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A message of an ended table is sent (or given up): the table may be forgotten."""
+
+    table_id: int
+
+
+Report = DmClosed | DmPosted | NoAccess | Settled
+"""What a send found out that the presenter acts on."""
+
+
 class Delivery:
     """Sends and edits the slots' messages (see the module docstring)."""
 
     def __init__(self, bot: discord.Client, tables: TableReads, clock: Clock, *,
-                 body_of: Callable[[Slot], render.Render],
-                 dm_closed: Callable[[int, int, Acting | None], None],
-                 sent: Callable[[int], None],
-                 dm_posted: Callable[[int, int], None] | None = None,
-                 no_access: Callable[[TableView, discord.HTTPException], None] | None = None,
                  edit_interval: float = TABLE_EDIT_INTERVAL,
                  computer_hold: float = COMPUTER_DELAY + COMPUTER_HOLD_SLACK,
                  voices: Voices | None = None) -> None:
-        """`body_of`: what a slot shows now (the presenter's). `dm_closed(table, user, acting)`:
-        Discord refused a DM (error 50007). `sent(table)`: a slot of the table is up to date
-        (or given up). `dm_posted(table, user)`: a hand DM went out as a NEW message (one that
-        notifies, docs/discord.md). `no_access(view, error)`: the bot may not post the table
-        message. A table's channel found gone (deleted while the bot was away) is reported as
-        the bot event `table_channel_gone` (CHANNEL_GONE, cogs/gateway.py ends its table).
-        `edit_interval`, `computer_hold`: see the module docstring (0: no wait). `voices`: who
-        reads which language; what a slot's body needs is loaded before `body_of` renders it."""
+        """`tables`: where the ids of the messages it posts are kept. A table's channel found
+        gone (deleted while the bot was away) is told as the bot event `table_channel_gone`
+        (CHANNEL_GONE, cogs/gateway.py ends its table). `edit_interval`, `computer_hold`: see
+        the module docstring (0: no wait). `voices`: who reads which language; what a slot's
+        body needs is loaded before it is rendered."""
         self.bot = bot
         self.tables = tables
         self.clock = clock
-        self.body_of = body_of
-        self._dm_closed = dm_closed
-        self._sent = sent
-        self._dm_posted = dm_posted
-        self._no_access = no_access
+        self.reports: asyncio.Queue[Report] = asyncio.Queue()
+        """What sends found out, in order (read by the presenter)."""
         self.edit_interval = edit_interval
         self.computer_hold = computer_hold
         self.voices = voices if voices is not None else Voices(bot)
@@ -165,22 +194,34 @@ class Delivery:
         self._timers: set[asyncio.Task[Any]] = set()  # held updates waiting (in _tasks too)
         self._closing = False  # shutting down: send everything now
 
-    def update(self, slot: Slot, view: TableView, pv: PlayerView | None,
-                acting: Acting | None) -> None:
-        """Record the newest state of a slot; leave it to the actor's response or schedule it."""
+    def update(self, slot: Slot, view: TableView, pv: PlayerView | None) -> None:
+        """Record the newest state of a slot and schedule it (unless a claim holds it)."""
         if slot.version <= max(slot.sent, slot.inflight):
             slot.dirty_since = self._now()  # the first change the message does not show
         slot.view, slot.version = view, next(_versions)
         if pv is not None:
             slot.pv = pv
-        if acting is not None and acting.covers(slot.message_id, table=slot.is_table):
-            acting.covered.append(slot)
-            return
-        slot.acting = acting
         self._schedule(slot)
+
+    @staticmethod
+    def version_now() -> int:
+        """A version older than every update to come (what a claim covers starts after it)."""
+        return next(_versions)
+
+    def hold(self, slot: Slot) -> None:
+        """Send nothing of this message over REST: an interaction response is to carry it."""
+        slot.held += 1
+
+    def let_go(self, slot: Slot) -> None:
+        """A claim on this message ended: what no response carried goes over REST."""
+        slot.held -= 1
+        if not slot.held and slot.sent < slot.version:
+            self._schedule(slot)
 
     def _schedule(self, slot: Slot) -> None:
         """Send the slot now, or arm its timer for when it may be sent (see _wait_for)."""
+        if slot.held:
+            return  # let_go schedules it
         if slot.task is not None and not slot.task.done():
             return  # the running flush looks again when its send is done
         wait = self._wait_for(slot)
@@ -248,24 +289,20 @@ class Delivery:
     # ---- delivery -----------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def delivering(self, slot: Slot) -> AsyncIterator[render.Render]:
-        """Hold the slot while an interaction response delivers it (see cogs.interact)."""
+    async def answering(self, slot: Slot) -> AsyncIterator[render.Render]:
+        """The newest body of a held slot, for an interaction response to carry: the message
+        shows this version once the block ends without an error (no REST edit of it in
+        flight meanwhile)."""
         async with slot.lock:
             await self._prepare(slot)
             version = slot.version
-            body = self.body_of(slot)
+            body = self._body(slot)
             yield body
             slot.sent = max(slot.sent, version)
             slot.controls = body.controls
             slot.shown = None  # sent by discord.py: the fingerprint is not known
             if slot.is_table:
                 slot.results_shown = _results(slot.view)
-
-    def release(self, acting: Acting) -> None:
-        """Slots an interaction meant to deliver but did not (it failed): send them over REST."""
-        for slot in acting.covered:
-            if slot.sent < slot.version:
-                self._schedule(slot)
 
     async def repost(self, slot: Slot, view: TableView,
                      send: Callable[[render.Render], Awaitable[int | None]]) -> None:
@@ -274,7 +311,7 @@ class Delivery:
             slot.view = slot.view or view
             await self._prepare(slot)
             version = slot.version
-            body = self.body_of(slot)
+            body = self._body(slot)
             old = slot.message_id
             new = await send(body)
             if new is None:
@@ -291,7 +328,7 @@ class Delivery:
             await self._edit(view.channel_id, old, render.moved_message(
                 view, url, self.voices.server(view.guild_id)))
 
-    def delivered(self, slot: Slot, message_id: int | None) -> None:
+    def posted(self, slot: Slot, message_id: int | None) -> None:
         """An interaction response created the slot's message (the table message at start)."""
         if message_id is not None and slot.message_id is None:
             slot.message_id = message_id
@@ -304,6 +341,11 @@ class Delivery:
         try:
             async with slot.lock:
                 while slot.sent < slot.version:
+                    if slot.held:
+                        return  # a claim's interaction response carries it (let_go: REST)
+                    if slot.refused:
+                        slot.sent = slot.version
+                        return
                     if not held:
                         wait = self._wait_for(slot)
                         if wait >= _SOON:
@@ -311,15 +353,15 @@ class Delivery:
                             return
                     held = False
                     await self._prepare(slot)
-                    version, acting, slot.acting = slot.version, slot.acting, None
+                    version = slot.version
                     slot.inflight, slot.dirty_since = version, None
-                    body = self.body_of(slot)
+                    body = self._body(slot)
                     results = _results(slot.view)
                     try:
                         if slot.is_table:
                             await self._send_table(slot, body)
                             slot.results_shown = results
-                        elif not await self._send_dm(slot, body, acting):
+                        elif not await self._send_dm(slot, body):
                             return
                     except discord.Forbidden as err:
                         if err.code not in NO_ACCESS:
@@ -361,7 +403,13 @@ class Delivery:
         finally:
             if slot.task is asyncio.current_task():
                 slot.task = None  # a finished task would keep its context alive
-            self._sent(slot.table_id)
+            if slot.view is not None and not slot.view.status.active:
+                self.reports.put_nowait(Settled(slot.table_id))
+
+    @staticmethod
+    def _body(slot: Slot) -> render.Render:
+        assert slot.body is not None, "a plan names its body"
+        return slot.body()
 
     async def _prepare(self, slot: Slot) -> None:
         """Know the languages the slot's body is in (a read once a process, then memory)."""
@@ -416,8 +464,8 @@ class Delivery:
                         _what(slot), slot.table_id, _reason(err))
 
     def _cannot_post(self, slot: Slot, err: discord.HTTPException) -> None:
-        if slot.is_table and slot.view is not None and self._no_access is not None:
-            self._no_access(slot.view, err)
+        if slot.is_table and slot.view is not None:
+            self.reports.put_nowait(NoAccess(slot.view, err))
         else:
             log.warning("cannot update the %s message of table %s: %s", _what(slot),
                         slot.table_id, _reason(err))
@@ -497,7 +545,7 @@ class Delivery:
         self._dm_channels[user_id] = cid
         return cid
 
-    async def _send_dm(self, slot: Slot, body: render.Render, acting: Acting | None) -> bool:
+    async def _send_dm(self, slot: Slot, body: render.Render) -> bool:
         """Send or edit a DM hand; False when the person's DMs are closed."""
         assert slot.user_id is not None and slot.hand_number is not None
         try:
@@ -516,17 +564,17 @@ class Delivery:
         except discord.Forbidden as err:
             if err.code != DM_CLOSED:
                 raise
-            self._dm_closed(slot.table_id, slot.user_id, acting)
+            slot.refused = True
+            self.reports.put_nowait(DmClosed(slot.table_id, slot.user_id))
             return False
         slot.message_id, slot.channel_id = mid, cid
         self.tables.set_dm_message(slot.table_id, slot.user_id, slot.hand_number, mid, cid)
-        if self._dm_posted is not None:
-            self._dm_posted(slot.table_id, slot.user_id)
+        self.reports.put_nowait(DmPosted(slot.table_id, slot.user_id))
         return True
 
-    async def welcome(self, view: TableView, user_id: int, acting: Acting | None) -> int | None:
+    async def welcome(self, view: TableView, user_id: int) -> int | DmClosed | None:
         """A first DM when someone joins: it finds closed DMs while they are still here.
-        Returns its message id (None when it failed)."""
+        Returns its message id, DmClosed when Discord refused it, None when it failed."""
         try:
             await self.voices.prepare(view.guild_id, (user_id,))
             lang = self.voices.person(user_id, view.guild_id)
@@ -537,7 +585,7 @@ class Delivery:
             if err.code != DM_CLOSED:
                 log.warning("welcome DM to %s failed: %s", user_id, err)
                 return None
-            self._dm_closed(view.table_id, user_id, acting)
+            return DmClosed(view.table_id, user_id)
         except discord.HTTPException as err:
             log.warning("welcome DM to %s failed: %s", user_id, err)
         return None
@@ -642,4 +690,5 @@ def _fingerprint(payload: dict[str, Any] | None) -> int:
     return hash(json.dumps(shown, sort_keys=True, ensure_ascii=False, default=str))
 
 
-__all__ = ["COMPUTER_DELAY", "COMPUTER_HOLD_SLACK", "TABLE_EDIT_INTERVAL", "Delivery", "Slot"]
+__all__ = ["COMPUTER_DELAY", "COMPUTER_HOLD_SLACK", "DM_CLOSED", "TABLE_EDIT_INTERVAL",
+           "Delivery", "DmClosed", "DmPosted", "NoAccess", "Report", "Settled", "Slot"]

@@ -30,9 +30,9 @@ from bot.service import TableService
 from bot.tree import answer, report
 from cogs import render, views
 from cogs.gateway import Gateway
-from cogs.interact import Acting, acting_as
+from cogs.interact import Answering
 from cogs.nudges import stored_preference
-from cogs.presenter import COMPUTER_HOLD_SLACK, DiscordPresenter
+from cogs.presenter import COMPUTER_HOLD_SLACK, Claim, DiscordPresenter
 from cogs.voices import Voices
 from engine import Bid, Declaration, Move, Phase, Play, Rules, sort_hand
 
@@ -169,57 +169,63 @@ class OhHell(commands.Cog, name=views.COG_NAME):
                    call: Callable[[], Awaitable[TableView]], *,
                    done: str | Callable[[TableView], str] | None = None,
                    post_table: bool = False, hand_number: int | None = None) -> None:
-        """Perform one action and answer it (see cogs.interact for why it is done this way);
-        `done` is the answer in the actor's language ("Done." without one)."""
+        """Perform one action and answer it; `done` is the answer in the actor's language
+        ("Done." without one). The answer carries the update of the message clicked on (or,
+        `post_table`, posts the new table message): the presenter holds that message for it
+        while the claim is open (cogs/presenter.py), and the deferral timer keeps Discord's
+        deadline (cogs/interact.py)."""
         self.voices.saw(interaction)  # before the DMs this action may send are rendered
-        acting = Acting(interaction, table_id, post_table=post_table, ephemeral=not post_table)
-        acting.start()
+        answering = Answering(interaction, ephemeral=not post_table)
+        claim = self.presenter.claim(table_id, interaction.user.id,
+                                     channel_id=interaction.channel_id,
+                                     message_id=answering.source_message_id, posts=post_table)
+        answering.start()
         try:
             try:
-                with acting_as(acting):
-                    result = await call()
+                result = await call()
             finally:
-                await acting.stop_deferring()
+                await answering.stop_deferring()
         except TableError as err:
-            acting.responded.set()
-            self.presenter.release(acting)
+            self.presenter.release(claim)
             await self._refuse(interaction, err.text(own_lang(interaction)), table_id)
             return
         except BaseException:
-            acting.responded.set()
-            self.presenter.release(acting)
+            self.presenter.release(claim)
             raise
         try:
-            await self._respond(acting, result, done, hand_number)
+            await self._respond(answering, claim, result, done, hand_number)
         finally:
-            acting.responded.set()
-            self.presenter.release(acting)
+            self.presenter.release(claim)
+        notice = await self.presenter.settle(claim, own_lang(interaction))
+        if notice:
+            await interaction.followup.send(notice, ephemeral=True)
 
-    async def _respond(self, acting: Acting, result: TableView,
+    async def _respond(self, answering: Answering, claim: Claim, result: TableView,
                        done: str | Callable[[TableView], str] | None,
                        hand_number: int | None) -> None:
-        interaction = acting.interaction
+        interaction = answering.interaction
         response = interaction.response
-        notice = self.presenter.take_notice(result.table_id, acting.user_id,
+        notice = self.presenter.take_notice(result.table_id, answering.user_id,
                                             own_lang(interaction))
-        if acting.covered:
-            slot = acting.covered[0]
-            async with self.presenter.delivering(slot) as body:
+        plan = self.presenter.plan_for(claim)
+        if plan is not None:
+            async with self.presenter.answering(plan) as body:
                 if response.is_done():  # deferred: edit the clicked message or "thinking"
                     message_id: int | None = (await interaction.edit_original_response(
                         **body.kwargs())).id
-                elif acting.is_component:
+                elif answering.is_component:
                     await response.edit_message(**body.kwargs())
-                    message_id = slot.message_id
+                    message_id = plan.message_id
                 else:
                     message_id = (await response.send_message(**body.send_kwargs())).message_id
                 body.done()
-            self.presenter.delivered(slot, message_id)
+            self.presenter.release(claim, posted=message_id)
             if notice:
                 await interaction.followup.send(notice, ephemeral=True)
             return
+        self.presenter.release(claim)
         if hand_number is not None and interaction.message is not None:
-            body = self._hand_render(result, acting.user_id, hand_number,
+            body = self._hand_render(result, answering.user_id, hand_number,
                                      dm=interaction.guild_id is None,
                                      lang=own_lang(interaction))
             if response.is_done():

@@ -1,20 +1,28 @@
 """The Discord presenter: what each table's messages show after the service's events.
 
 Per table there is one table message in the channel, and per seated person one DM per hand.
-`publish` (called under the table's lock, so it must be quick) only notes what changed: the
-table's recent happenings, which DMs need a new state (the seats that moved or are to move, every
-seat on a new hand), and hands each changed message (a `Slot`) to cogs/delivery.py, which
-decides when and how it reaches Discord. A DM whose body did not change is not edited (e.g. the
-DMs of players still to discard while others discard).
+`publish` (run in the table's inbox, so it must be quick) turns events into plans: which
+message (the table message, a person's DM of a hand, or one to post) shows which body (rendered
+lazily, when it is sent). It notes the table's recent happenings and which DMs need a new state
+(the seats that moved or are to move, every seat on a new hand), and hands each changed plan (a
+`Slot`) to cogs/delivery.py, which only sends it, and reports back what it found (`Report`s,
+read by `_read_reports`). A DM whose body did not change is not edited (e.g. the DMs of players
+still to discard while others discard). `publish` knows nothing of interactions.
 
-When the interaction of the player acting is about to update the very message a slot shows
-(a lobby button under the table message, a bid button in the player's DM), the slot is left to
-that interaction response (see cogs.interact): the table message edit and the next player's DM
-are then the only REST calls of an action.
+The answer to a click carries the update of the message clicked on (docs/architecture.md
+section 6: the table message edit and the next player's DM are then the only REST calls of an
+action). The cog makes that explicit: before calling the service it `claim`s the message the
+click sits on (or, for `/ohhell start`, the table message to be posted); delivery holds that
+message while the claim is open; after the call the cog asks `plan_for(claim)`, answers the
+interaction with it and `release`s the claim, which sends over REST whatever the answer did not
+carry (all of it when the action or the answer failed). A plan is only ever handed to the claim
+that holds it, so a computer move or a timer at the same table never answers someone's
+interaction; an update after the answer goes over REST as usual.
 
 DMs that Discord refuses with error 50007 (the person does not accept DMs): the service is told
 (`set_dm_failed`, so it is never tried again this game), the table message says to use My hand,
-and the person is told ephemerally when they next interact (at once if it is their own click).
+and the person is told ephemerally when they next interact (at once if it is their own action:
+`settle` waits for the DMs their action sent).
 
 Languages (docs/discord.md, "Who reads what"; cogs/voices.py): the table message, its notes and
 the end-of-game chart are worded when rendered, in the server's language of that moment; each
@@ -63,7 +71,7 @@ from bot.events import (
     TurnChanged,
     TurnResumed,
 )
-from bot.i18n import Lang, lang_for, t
+from bot.i18n import Lang, t
 from bot.models import SeatView, TableView
 from bot.presenter import TableReads
 from bot.records import Records
@@ -75,11 +83,16 @@ from cogs.delivery import (
     TABLE_EDIT_INTERVAL,
     THREAD_ARCHIVED,
     Delivery,
+    DmClosed,
+    DmPosted,
+    NoAccess,
+    Report,
+    Settled,
     Slot,
 )
-from cogs.interact import Acting, current_acting
 from cogs.nudges import NUDGE_AFTER, Nudger, Preference, always_dm
 from cogs.voices import Voices
+from engine import PlayerView
 
 log = logging.getLogger(__name__)
 GONE = ("channel deleted", "bot removed")
@@ -106,6 +119,36 @@ class TableState:
         return [self.table, *self.dms.values(), *self.closing]
 
 
+@dataclass(eq=False)
+class Claim:
+    """One person's action in progress, and the message its interaction response is to carry
+    (see the module docstring). Made by `DiscordPresenter.claim`, ended by `release`."""
+
+    table_id: int | None
+    """None until the first publish in `channel_id` (`/ohhell start`, a rematch)."""
+    user_id: int
+    channel_id: int | None
+    message_id: int | None
+    """The message clicked on (None: a slash command)."""
+    posts: bool
+    """The response is to post the table message itself (`/ohhell start`)."""
+    since: int
+    """Updates newer than this version are the action's (or came while it ran)."""
+    slot: Slot | None = None
+    """The message held for the response, once known."""
+    own_dms: list[Slot] = field(default_factory=list)
+    """The person's own DMs updated over REST during the action (`settle` waits for them)."""
+    open: bool = True
+
+    def covers(self, slot: Slot) -> bool:
+        """Is `slot` the message this claim's response is to carry?"""
+        if self.slot is not None:
+            return False
+        if slot.message_id is not None:
+            return slot.message_id == self.message_id
+        return self.posts and slot.is_table and slot.channel_id == self.channel_id
+
+
 
 class DiscordPresenter:
     """Implements bot.presenter.Presenter for Discord (see the module docstring)."""
@@ -128,12 +171,11 @@ class DiscordPresenter:
         self.tables = tables
         self.voices = voices if voices is not None else Voices(bot)
         self._executor = executor
-        self.delivery = Delivery(bot, tables, clock, body_of=self.body_of,
-                                 dm_closed=self._dm_closed, sent=self._forget_if_done,
-                                 dm_posted=self._dm_posted,
-                                 no_access=self._no_access,
-                                 edit_interval=edit_interval, computer_hold=computer_hold,
-                                 voices=self.voices)
+        self.delivery = Delivery(bot, tables, clock, edit_interval=edit_interval,
+                                 computer_hold=computer_hold, voices=self.voices)
+        self._reader: asyncio.Task[None] | None = None  # reads delivery's reports
+        self._claims: dict[int, list[Claim]] = {}  # table -> open claims
+        self._unbound: list[Claim] = []  # open claims whose table is not known yet
         self._tables: dict[int, TableState] = {}
         self._owed: set[tuple[int, int]] = set()  # (table, user) to tell about closed DMs
         self._notices: dict[tuple[int, int], str] = {}  # (table, user) -> another notice
@@ -152,22 +194,21 @@ class DiscordPresenter:
         if events and all(isinstance(e, TurnResumed) for e in events):
             self.nudges.observe(table, events)  # a restart: nothing to show, a nudge may be due
             return
-        ts = self._tables.get(table.table_id)
-        if ts is None:
-            ts = TableState(table, Slot(table.table_id, message_id=table.message_id,
-                                        channel_id=table.channel_id))
-            self._tables[table.table_id] = ts
+        if self._reader is None:
+            self._reader = asyncio.get_running_loop().create_task(self._read_reports())
+        ts = self._state(table)
         ts.view = table
         if table.message_id is not None and ts.table.message_id is None:
             ts.table.message_id = table.message_id
-        acting = current_acting(table.table_id)
+        if self._unbound:
+            self._bind(table)
         self._remember(ts, events)
         if any(isinstance(e, TableCancelled) and e.reason in GONE for e in events):
             ts.table.sent = ts.table.version  # its channel is gone: nothing to edit or post
         else:
-            self.delivery.update(ts.table, table, None, acting)
+            self._update(ts.table, table, None)
         if table.state is not None or not table.status.active:
-            self._update_dms(ts, events, acting)
+            self._update_dms(ts, events)
         for e in events:
             if (isinstance(e, SeatsChanged) and e.reason in ("leave", "kick")
                     and e.user_id in ts.welcomes and table.state is None):
@@ -176,14 +217,35 @@ class DiscordPresenter:
                                                    e.reason))
             if isinstance(e, SeatsChanged) and e.reason == "join" and e.user_id is not None:
                 key = (table.table_id, e.user_id)
-                task = self.delivery.spawn(self._welcome(ts, e.user_id, acting))
+                task = self.delivery.spawn(self._welcome(ts, e.user_id))
                 self._welcomes[key] = task
                 task.add_done_callback(functools.partial(self._welcomed, key))
         self.nudges.observe(table, events)
 
-    async def _welcome(self, ts: TableState, user_id: int, acting: Acting | None) -> None:
-        mid = await self.delivery.welcome(ts.view, user_id, acting)
-        if mid is not None and ts.view.state is None:  # kept while in the lobby only
+    def _state(self, view: TableView) -> TableState:
+        ts = self._tables.get(view.table_id)
+        if ts is None:
+            table = Slot(view.table_id, message_id=view.message_id, channel_id=view.channel_id)
+            table.body = functools.partial(self._body, table)
+            ts = self._tables[view.table_id] = TableState(view, table)
+        return ts
+
+    def _update(self, slot: Slot, view: TableView, pv: PlayerView | None) -> None:
+        """A plan changed: hand it to delivery, held if an open claim's response carries it."""
+        for claim in self._claims.get(slot.table_id, ()):
+            if claim.covers(slot):
+                claim.slot = slot
+                self.delivery.hold(slot)
+            elif (not slot.is_table and slot.user_id == claim.user_id
+                    and slot is not claim.slot and slot not in claim.own_dms):
+                claim.own_dms.append(slot)
+        self.delivery.update(slot, view, pv)
+
+    async def _welcome(self, ts: TableState, user_id: int) -> None:
+        mid = await self.delivery.welcome(ts.view, user_id)
+        if isinstance(mid, DmClosed):
+            self._dm_closed(mid.table_id, mid.user_id)
+        elif mid is not None and ts.view.state is None:  # kept while in the lobby only
             ts.welcomes[user_id] = mid
 
     async def _farewell(self, view: TableView, user_id: int, message_id: int,
@@ -233,7 +295,7 @@ class DiscordPresenter:
                 ts.welcomes.clear()  # dealt: the hand DMs take over
         del notes[:-3]
 
-    def _update_dms(self, ts: TableState, events: list[Event], acting: Acting | None) -> None:
+    def _update_dms(self, ts: TableState, events: list[Event]) -> None:
         view = ts.view
         st = view.state
         touched: set[int] = set()
@@ -249,7 +311,7 @@ class DiscordPresenter:
         for uid, gone in list(ts.dms.items()):  # people who left: their DM says they are out
             if uid not in seated:
                 gone.final = True
-                self.delivery.update(gone, view, None, acting)
+                self._update(gone, view, None)
                 ts.closing.append(gone)
                 del ts.dms[uid]
         if st is None:
@@ -262,7 +324,7 @@ class DiscordPresenter:
                 # The hand (or the game) is over: every DM shows its result, and at the end
                 # the final standings, with no controls (one edit per person per hand).
                 slot.final = True
-                self.delivery.update(slot, view, None, acting)
+                self._update(slot, view, None)
                 ts.closing.append(slot)
                 del ts.dms[uid]
                 slot = None
@@ -274,6 +336,7 @@ class DiscordPresenter:
                     continue
                 slot = Slot(view.table_id, uid, seat.seat, st.hand_number,
                             channel_id=seat.dm_channel_id or self.delivery.channel_of(uid))
+                slot.body = functools.partial(self._body, slot)
                 if seat.dm_hand_number == st.hand_number and seat.dm_message_id is not None:
                     slot.message_id = seat.dm_message_id  # it survived a restart
                 ts.dms[uid] = slot
@@ -283,12 +346,13 @@ class DiscordPresenter:
                 pv = self.tables.seat_view(view.table_id, seat.seat)
             except TableError:
                 continue
-            self.delivery.update(slot, view, pv, acting)
+            self._update(slot, view, pv)
 
     # ---- rendering ----------------------------------------------------------------------------
 
-    def body_of(self, slot: Slot) -> render.Render:
-        """The newest body of a slot's message."""
+    def _body(self, slot: Slot) -> render.Render:
+        """The newest body of a slot's message: a plan's body, rendered only when it is sent
+        (so a burst of moves renders once, and publish stays cheap)."""
         view = slot.view
         assert view is not None
         if slot.is_table:
@@ -308,31 +372,116 @@ class DiscordPresenter:
                 lang=lang)
         return render.hand_message(view, slot.pv, dm=True, lang=lang)
 
-    # ---- the acting player's interaction response (cogs.ohhell) -----------------------------
+    # ---- claims: the acting person's interaction response (cogs.ohhell) ----------------------
 
-    def delivering(self, slot: Slot) -> contextlib.AbstractAsyncContextManager[render.Render]:
-        """Hold the slot while an interaction response delivers it (see cogs.interact)."""
-        return self.delivery.delivering(slot)
+    def claim(self, table_id: int | None, user_id: int, *, channel_id: int | None,
+              message_id: int | None = None, posts: bool = False) -> Claim:
+        """Open a claim before an action: `message_id` (the message clicked on), or with `posts`
+        the table message to be posted in `channel_id`, is held for the interaction response
+        from now until `release`. `table_id` None: the table is known at its first publish in
+        `channel_id`."""
+        claim = Claim(table_id, user_id, channel_id, message_id, posts,
+                      since=self.delivery.version_now())
+        if table_id is None:
+            self._unbound.append(claim)
+            return claim
+        self._claims.setdefault(table_id, []).append(claim)
+        ts = self._tables.get(table_id)
+        if ts is not None and message_id is not None:
+            for slot in ts.slots():
+                if claim.covers(slot):  # an update held already (the edit interval) waits too
+                    claim.slot = slot
+                    self.delivery.hold(slot)
+                    break
+        return claim
 
-    def release(self, acting: Acting) -> None:
-        """Slots an interaction meant to deliver but did not (it failed): send them over REST."""
-        self.delivery.release(acting)
+    def _bind(self, view: TableView) -> None:
+        """Claims made before their table was known belong to the table published in their
+        channel."""
+        if not view.status.active:
+            return  # a table that ended in this channel before: not the one to come
+        for claim in [c for c in self._unbound if c.channel_id == view.channel_id]:
+            self._unbound.remove(claim)
+            claim.table_id = view.table_id
+            self._claims.setdefault(view.table_id, []).append(claim)
 
-    def delivered(self, slot: Slot, message_id: int | None) -> None:
-        """An interaction response created the slot's message (the table message at start)."""
-        self.delivery.delivered(slot, message_id)
+    def plan_for(self, claim: Claim) -> Slot | None:
+        """The plan for the claimed message, if it changed since the claim opened: what the
+        claim's interaction response is to show (`answering`)."""
+        slot = claim.slot
+        if slot is None or not claim.open or slot.version <= claim.since:
+            return None
+        return slot
+
+    def answering(self, plan: Slot) -> contextlib.AbstractAsyncContextManager[render.Render]:
+        """The body of `plan` for the interaction response; once the block ends without an
+        error, the message shows it."""
+        return self.delivery.answering(plan)
+
+    def release(self, claim: Claim, *, posted: int | None = None) -> None:
+        """End the claim (once; again does nothing): what its response did not carry (all of
+        it when the action or the response failed) goes over REST. `posted`: the id of the
+        message the response created (the table message of `/ohhell start`)."""
+        if not claim.open:
+            return
+        claim.open = False
+        if claim.table_id is None:
+            self._unbound.remove(claim)
+        else:
+            claims = self._claims[claim.table_id]
+            claims.remove(claim)
+            if not claims:
+                del self._claims[claim.table_id]
+        slot = claim.slot
+        if slot is not None:
+            self.delivery.posted(slot, posted)
+            self.delivery.let_go(slot)
+
+    async def settle(self, claim: Claim, lang: Lang) -> str | None:
+        """After the response: wait for the DMs the action sent the person over REST; the
+        notice owed if Discord refused one (their own action tells them at once)."""
+        if not claim.own_dms or claim.table_id is None:
+            return None
+        await self.delivery.wait(claim.own_dms)
+        if self._reader is not None:
+            await self.delivery.reports.join()  # what those sends found out is read
+        key = (claim.table_id, claim.user_id)
+        if key not in self._owed:
+            return None
+        self._owed.discard(key)
+        return render.dm_closed_notice(lang)
+
+    # ---- what delivery found out ----------------------------------------------------------
+
+    async def _read_reports(self) -> None:
+        """Act on delivery's reports, in order, for as long as the presenter lives."""
+        reports = self.delivery.reports
+        while True:
+            report = await reports.get()
+            try:
+                self._on_report(report)
+            except Exception:
+                log.exception("could not act on %s", report)
+            finally:
+                reports.task_done()
+
+    def _on_report(self, report: Report) -> None:
+        if isinstance(report, DmPosted):
+            self._dm_posted(report.table_id, report.user_id)
+        elif isinstance(report, DmClosed):
+            self._dm_closed(report.table_id, report.user_id)
+        elif isinstance(report, NoAccess):
+            self._no_access(report.view, report.error)
+        elif isinstance(report, Settled):
+            self._forget_if_done(report.table_id)
 
     async def repost(self, view: TableView,
                      send: Callable[[render.Render], Awaitable[int | None]]) -> None:
         """`/ohhell table`: `send` posts the table anew; the old message stops being live."""
-        ts = self._tables.get(view.table_id)
-        if ts is None:
-            ts = TableState(view, Slot(view.table_id, message_id=view.message_id,
-                                       channel_id=view.channel_id, view=view))
-            self._tables[view.table_id] = ts
+        ts = self._state(view)
         await self.delivery.repost(ts.table, view, send)
 
-    def _dm_closed(self, table_id: int, user_id: int, acting: Acting | None) -> None:
+    def _dm_closed(self, table_id: int, user_id: int) -> None:
         """Stop DMing this person for this game, say so on the table, and tell them."""
         ts = self._tables.get(table_id)
         with contextlib.suppress(TableError):
@@ -340,10 +489,8 @@ class DiscordPresenter:
         if ts is not None:
             ts.extras.dm_closed.add(user_id)
             ts.dms.pop(user_id, None)
-            self.delivery.update(ts.table, ts.view, None, None)
+            self._update(ts.table, ts.view, None)
         self._owed.add((table_id, user_id))
-        if acting is not None and acting.user_id == user_id:  # their own click: tell them now
-            self.delivery.spawn(self._tell(acting, table_id))
 
     def _dm_posted(self, table_id: int, user_id: int) -> None:
         """A new hand DM notified this person: it counts as their turn's notification."""
@@ -368,19 +515,6 @@ class DiscordPresenter:
                 else render.no_access_notice(view, lang))
         if not await self.delivery.notice(view.host_id, text):
             self._notices[(view.table_id, view.host_id)] = text
-
-    async def _tell(self, acting: Acting, table_id: int) -> None:
-        """After the actor's answer: the notice, unless that answer carried it already."""
-        await acting.responded.wait()
-        key = (table_id, acting.user_id)
-        if key not in self._owed:
-            return
-        self._owed.discard(key)
-        try:
-            await acting.interaction.followup.send(
-                render.dm_closed_notice(lang_for(acting.interaction.locale)), ephemeral=True)
-        except discord.HTTPException:
-            self._owed.add(key)
 
     def take_notice(self, table_id: int, user_id: int, lang: Lang) -> str | None:
         """A notice owed to this person (their DMs are closed, the bot cannot post), once;
@@ -411,7 +545,7 @@ class DiscordPresenter:
             return
         finally:
             self._charting.pop(table_id, None)
-        self.delivery.update(ts.table, ts.view, None, None)
+        self._update(ts.table, ts.view, None)
 
     def _forget_if_done(self, table_id: int) -> None:
         ts = self._tables.get(table_id)
@@ -441,6 +575,13 @@ class DiscordPresenter:
             await asyncio.gather(*self._charting.values(), return_exceptions=True)
         await self.delivery.close([slot for ts in list(self._tables.values())
                                    for slot in ts.slots()])
+        if self._reader is not None:
+            self._reader.cancel()
+            self._reader = None
+        reports = self.delivery.reports
+        while not reports.empty():  # what the last sends found out is kept (set_dm_failed)
+            self._on_report(reports.get_nowait())
+            reports.task_done()
         await self.nudges.close()
         await self.voices.close()
 

@@ -98,7 +98,9 @@ THREAD_ARCHIVED = 50083
 
 @dataclass(eq=False)
 class Slot:
-    """One message the presenter keeps up to date (the table message, or one DM hand)."""
+    """The presenter's plan for one message (the table message, or one DM hand): which
+    message, the body it is to show (`body`, rendered when sent, so always the newest state),
+    and how far Discord has it."""
 
     table_id: int
     user_id: int | None = None  # None: the table message
@@ -160,7 +162,8 @@ class NoAccess:
 
 @dataclass(frozen=True, slots=True)
 class Settled:
-    """A message of an ended table is sent (or given up): the table may be forgotten."""
+    """A finished hand's DM, or a message of an ended table, is sent (or given up): the
+    presenter may forget it (and an ended table once all its messages are)."""
 
     table_id: int
 
@@ -220,7 +223,7 @@ class Delivery:
 
     def _schedule(self, slot: Slot) -> None:
         """Send the slot now, or arm its timer for when it may be sent (see _wait_for)."""
-        if slot.held:
+        if slot.held and not self._closing:
             return  # let_go schedules it
         if slot.task is not None and not slot.task.done():
             return  # the running flush looks again when its send is done
@@ -341,7 +344,7 @@ class Delivery:
         try:
             async with slot.lock:
                 while slot.sent < slot.version:
-                    if slot.held:
+                    if slot.held and not self._closing:
                         return  # a claim's interaction response carries it (let_go: REST)
                     if slot.refused:
                         slot.sent = slot.version
@@ -403,7 +406,7 @@ class Delivery:
         finally:
             if slot.task is asyncio.current_task():
                 slot.task = None  # a finished task would keep its context alive
-            if slot.view is not None and not slot.view.status.active:
+            if slot.final or (slot.view is not None and not slot.view.status.active):
                 self.reports.put_nowait(Settled(slot.table_id))
 
     @staticmethod

@@ -36,10 +36,10 @@ class Presenter(Protocol):
     """Renders committed table events.
 
     `publish` is awaited once per accepted action (or once per batch of computer moves, or per
-    timer event), after the store commit, while the service still holds that table's lock: so
-    a table's publishes arrive one at a time and in order, and `view` matches the events.
-    Keep it short (hand slow I/O to a task), never call a TableService *action* method from
-    inside it (that would wait on the lock it runs under); the directory's reads (`table`,
+    timer event), after the store commit, inside that table's job in its inbox (bot/runner.py):
+    so a table's publishes arrive one at a time and in order, and `view` matches the events.
+    Keep it short (hand slow I/O to a task), never await a TableService *action* method from
+    inside it (that job would wait for the inbox it runs in); the directory's reads (`table`,
     `hand_view`, `seat_view`) and its `set_*` bookkeeping methods (TableReads) are safe to call.
     An exception raised here is logged by the service and does not undo the action.
     """

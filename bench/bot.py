@@ -141,6 +141,17 @@ class Bench:
                         self.computer_moves += 1
 
         store.save_table = timed_save
+        self.message_writes = self.message_rows = 0  # bookkeeping in its own rows (0014)
+        keep = getattr(store, "keep_messages", None)
+
+        async def counted_keep(rows: Any, closed: Any = ()) -> None:
+            if self.counting:
+                self.message_writes += 1
+                self.message_rows += len(rows) + len(closed)
+            await keep(rows, closed)
+
+        if keep is not None:
+            store.keep_messages = counted_keep
         h.fake.record = False
         h.fake.pack()  # the fake's own messages must not weigh on the bot's garbage collector
         h.fake.on_call = self.on_call
@@ -493,6 +504,10 @@ async def run(args: argparse.Namespace) -> int:
         p50, p99 = statistics.median(bench.saves) * ms, pct(bench.saves, 99) * ms
         print(f"SQLite saves during the run (store.save_table, moves and bookkeeping; one "
               f"writer, so a slow one delays the next): p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+    moved = n + bench.computer_moves
+    print(f"table-row saves during the run: {len(bench.saves)} "
+          f"({len(bench.saves) / moved * 1000:.0f} per 1,000 actions, human and computer); "
+          f"message-row writes: {bench.message_writes} ({bench.message_rows} rows)")
     print(f"REST calls per human action besides the response: {rest / n:.2f} "
           f"({', '.join(f'{k} {v / n:.2f}' for k, v in sorted(bench.rest.items()))})")
     moves = n + bench.computer_moves

@@ -323,3 +323,37 @@ async def test_a_snapshot_saved_before_hands_kept_their_play_still_resumes(
     finally:
         await service.close()
         await store.close()
+
+
+async def test_message_ids_noted_after_the_last_move_survive_a_kill(
+    db_path: Path, clock: ManualClock
+) -> None:
+    """The presenter notes the table message and a DM hand message after the last move, and
+    the process dies before anything else happens: the restarted bot still knows both (their
+    rows, migration 0014), so it edits those messages instead of posting new ones."""
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    view = await start_game(service, computers=2, max_cards=3, turn_timeout=60)
+    tid = view.table_id
+    await move(service, tid, HOST)
+    await service.wait_idle()
+    saves = service.table(tid).saves
+    service.directory.set_table_message(tid, 5555)
+    service.directory.set_dm_message(tid, HOST, view.hand_number or 1, 7777, channel_id=8888)
+    await service.wait_idle()  # the rows are written; no move follows, the table row is as was
+    assert service.table(tid).saves == saves
+    # killed: neither the service nor the store is closed; a new process opens the file
+    restarted = await Store.open(db_path)
+    again = TableService(restarted, RecordingPresenter(), config=CONFIG, clock=clock)
+    try:
+        assert (await again.resume_all()).resumed == [tid]
+        resumed = again.table(tid)
+        assert resumed.message_id == 5555
+        assert (resumed.seats[0].dm_message_id, resumed.seats[0].dm_channel_id) == (7777, 8888)
+        assert resumed.seats[0].dm_hand_number == view.hand_number
+        assert resumed.saves == saves
+    finally:
+        await again.close()
+        await restarted.close()
+        await service.close()  # the dead process's objects, after the fact
+        await store.close()

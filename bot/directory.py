@@ -33,7 +33,7 @@ class TableDirectory:
     """Every active table by id and by channel (see the module docstring)."""
 
     def __init__(self, ledger: Ledger) -> None:
-        """`ledger`: where bookkeeping is committed (the service's)."""
+        """`ledger`: the service's (its store keeps the message rows)."""
         self._ledger = ledger
         self._tables: dict[int, LiveTable] = {}
         self._by_channel: dict[int, int] = {}

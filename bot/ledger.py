@@ -40,7 +40,7 @@ T = TypeVar("T")
 
 Change = Callable[[LiveTable, list[Event]], Action | None]
 """A change to a table: checks it (TableError refuses, changing nothing), makes it, appends
-what happened to the events, and returns its action-log row (None: bookkeeping only)."""
+what happened to the events, and returns its action-log row (None: a save without one)."""
 
 TURN_ACTIONS = frozenset({"deal", *LOG_NAMES.values()})
 """Logged actions that start a new turn (a new deadline): the deal and every move."""

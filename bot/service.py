@@ -576,7 +576,7 @@ class TableService:
             await self._runner.hand_over(self.directory.get(table_id))
 
     async def wait_idle(self) -> None:
-        """Wait until no change, computer move or bookkeeping save is pending (tests, the
+        """Wait until no change, computer move or message row is pending (tests, the
         terminal).
 
         Tasks waiting on the clock (turn timers, the computers' pacing delay) count as idle;

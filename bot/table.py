@@ -87,9 +87,9 @@ class LiveTable:
     deadline_changed: bool = False
     """The last commit set a new deadline (or cleared it)."""
     saves: int = 0
-    """Saves of this table's row so far (moves and bookkeeping alike)."""
+    """Saves of this table's row so far (every commit; message ids are rows of their own)."""
     moves: int = 0
-    """Grows with every committed action (not bookkeeping saves): a computer's decision made
+    """Grows with every committed action (not a save without one): a computer's decision made
     outside the lock is applied only if the count it was planned at is still current."""
     unpublished: list[Event] = field(default_factory=list)
     """Events of committed moves not yet published; the next publish tells them first."""

@@ -22,7 +22,7 @@ from bot.runner import NOT_SAVED, TAKEN_OVER
 from bot.service import ServiceConfig, TableService
 from data import Store, StoreError, TableTakenOver
 from data import TableStatus as StoredStatus
-from tests.bot.conftest import ALICE, CHANNEL, GUILD, HOST
+from tests.bot.conftest import CHANNEL, GUILD, HOST
 from tests.bot.helpers import is_open, move, start_game
 
 

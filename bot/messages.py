@@ -61,6 +61,11 @@ class MessageRows:
         """The writer while rows wait for it (not while it waits to try again)."""
         return None if self._retrying else self._task
 
+    @property
+    def idle(self) -> bool:
+        """Nothing waits to be written, and no write is on its way."""
+        return self._task is None and not self._waiting and not self._closed_tables
+
     async def close(self) -> None:
         """Write what waits (once more if the writer was waiting to retry), then stop."""
         task = self._task

@@ -37,6 +37,7 @@ class MessageRows:
         rows back."""
         self._task: asyncio.Task[None] | None = None
         self._retrying = False
+        self._closing = False
         self._failures = 0
 
     def keep(self, row: KeptMessage) -> None:
@@ -68,6 +69,7 @@ class MessageRows:
 
     async def close(self) -> None:
         """Write what waits (once more if the writer was waiting to retry), then stop."""
+        self._closing = True  # a write that fails from now is not retried later
         task = self._task
         if task is not None and self._retrying:
             task.cancel()  # waiting to try again: try now
@@ -86,7 +88,7 @@ class MessageRows:
         try:
             while self._waiting or self._closed_tables:
                 if not await self._write_once():
-                    if self._store.closed:
+                    if self._closing or self._store.closed:
                         return
                     self._retrying = True
                     try:

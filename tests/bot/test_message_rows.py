@@ -112,3 +112,17 @@ async def test_closing_writes_what_waits(db_path: Path, clock: ManualClock) -> N
             KeptMessage(tid, TABLE_MESSAGE, 555, channel_id=CHANNEL)]
     finally:
         await store.close()
+
+
+async def test_closing_while_the_store_is_away_does_not_wait_for_it(
+    service: TableService, store: Store,
+) -> None:
+    tid = (await start_game(service)).table_id
+    counting = CountingStore(store)
+    counting.failing = 1_000_000  # it never comes back
+    rows = MessageRows(counting)  # type: ignore[arg-type]
+    rows.keep(KeptMessage(tid, TABLE_MESSAGE, 100, channel_id=1))
+    await asyncio.sleep(0)  # the first write failed: the writer waits to try again
+    await asyncio.wait_for(rows.close(), timeout=60)  # a hang detector, not a timing check
+    assert len(counting.writes) == 2  # the last try, at closing
+    assert await store.kept_messages(tid) == []

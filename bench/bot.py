@@ -508,10 +508,10 @@ async def run(args: argparse.Namespace) -> int:
         p50, p99 = statistics.median(bench.saves) * ms, pct(bench.saves, 99) * ms
         print(f"SQLite saves during the run (store.save_table, moves and bookkeeping; one "
               f"writer, so a slow one delays the next): p50 {p50:.2f} ms, p99 {p99:.2f} ms")
-    moved, (logged, unlogged) = n + bench.computer_moves, bench.row_saves
-    print(f"table-row saves asked for during the run: {logged + unlogged} = "
-          f"{(logged + unlogged) / moved * 1000:.0f} per 1,000 actions (human and computer), "
-          f"{unlogged / moved * 1000:.0f} of them without an action (bookkeeping); "
+    logged, unlogged = bench.row_saves
+    print(f"table-row saves asked for during the run: {logged + unlogged}, "
+          f"{unlogged} of them without an action (bookkeeping): "
+          f"{(logged + unlogged) / max(1, logged) * 1000:.0f} per 1,000 saved actions; "
           f"message-row writes: {bench.message_writes} ({bench.message_rows} rows)")
     print(f"REST calls per human action besides the response: {rest / n:.2f} "
           f"({', '.join(f'{k} {v / n:.2f}' for k, v in sorted(bench.rest.items()))})")

@@ -357,3 +357,36 @@ async def test_message_ids_noted_after_the_last_move_survive_a_kill(
         await restarted.close()
         await service.close()  # the dead process's objects, after the fact
         await store.close()
+
+
+async def test_an_upgrade_to_message_rows_keeps_the_live_tables_messages(
+    db_path: Path, clock: ManualClock
+) -> None:
+    """A database at 0013 (message ids only in the table row) holding a game in play is
+    upgraded: the restarted bot edits the same table message and DM hand message."""
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    view = await start_game(service, computers=2, max_cards=3, turn_timeout=60)
+    tid = view.table_id
+    service.directory.set_table_message(tid, 5555)
+    service.directory.set_dm_message(tid, HOST, view.hand_number or 1, 7777, channel_id=8888)
+    await move(service, tid, HOST)  # a save of the table: its row holds the ids, as 0013 had
+    await service.wait_idle()
+    before = service.table(tid)
+    await service.close()
+    await store.close()
+    with sqlite3.connect(db_path) as db:  # back to version 13: no message rows
+        db.execute("DROP TABLE table_messages")
+        db.execute("DELETE FROM schema_version WHERE version >= 14")
+
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    try:
+        assert [k.message_id for k in await store.kept_messages(tid)] == [5555, 7777]
+        await service.resume_all()
+        after = service.table(tid)
+        assert after == before
+        assert after.message_id == 5555 and after.seats[0].dm_message_id == 7777
+    finally:
+        await service.close()
+        await store.close()

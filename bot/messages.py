@@ -4,15 +4,17 @@ inboxes by one writer.
 The presenter reports a message id inside a publish, where nothing may wait; the directory
 keeps it in memory (what the views show) and hands the row here. Rows wait in a map keyed by
 table and person, so a burst of ids for one table (its message, then each person's DM hand)
-becomes one write: a single task writes everything waiting in one transaction, then ends; rows
-that come meanwhile go in the next. A write that fails is tried again, later, with the rows
-still the newest of their key; the tables themselves are never touched (docs/architecture.md
-section 4: a message id is bookkeeping, never a save of the table row).
+becomes one write: a single task writes what waits in one transaction (ROWS_PER_WRITE rows at
+most), then the next, and ends once nothing waits; rows that come meanwhile go in the next. A
+write that fails is tried again, later, with the rows still the newest of their key; the tables
+themselves are never touched (docs/architecture.md section 4: a message id is bookkeeping,
+never a save of the table row).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 
 from data import KeptMessage, Store
@@ -23,6 +25,9 @@ FIRST_RETRY = 0.5
 LAST_RETRY = 30.0
 """Seconds a failed write waits before it is tried again: doubling from FIRST_RETRY up to
 LAST_RETRY while the store stays unreachable."""
+ROWS_PER_WRITE = 500
+"""Rows one transaction writes at most: the store's one writer is shared with the tables'
+saves, which must not wait behind a burst of thousands of ids (a deal at many tables)."""
 
 
 class MessageRows:
@@ -75,8 +80,9 @@ class MessageRows:
             task.cancel()  # waiting to try again: try now
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
-        if self._waiting or self._closed_tables:
-            await self._write_once()
+        while self._waiting or self._closed_tables:
+            if not await self._write_once():
+                break
         if self._waiting:
             log.error("%d message rows could not be written before closing", len(self._waiting))
 
@@ -100,11 +106,12 @@ class MessageRows:
             self._task = None
 
     async def _write_once(self) -> bool:
-        """Write everything waiting, in one transaction; False (rows kept to try again) when
-        the write failed."""
-        rows = list(self._waiting.values())
+        """Write what waits (up to ROWS_PER_WRITE rows), in one transaction; False (rows
+        kept to try again) when the write failed."""
+        rows = list(itertools.islice(self._waiting.values(), ROWS_PER_WRITE))
+        for row in rows:
+            del self._waiting[row.table_id, row.user_id]
         closed = sorted(self._closed_tables)
-        self._waiting.clear()
         self._closed_tables.clear()
         self._let_go.clear()
         try:

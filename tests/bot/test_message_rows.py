@@ -65,6 +65,21 @@ async def test_a_burst_of_ids_is_one_write_of_the_newest(
         KeptMessage(tid, HOST, 700, channel_id=800, hand_number=1)]
 
 
+async def test_a_burst_at_many_tables_is_written_in_bounded_transactions(
+    service: TableService, store: Store, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(messages, "ROWS_PER_WRITE", 2)
+    tid = (await start_game(service)).table_id
+    counting = CountingStore(store)
+    rows = MessageRows(counting)  # type: ignore[arg-type]
+    people = [HOST, 1, 2, 3, 4]
+    for user_id in people:
+        rows.keep(KeptMessage(tid, user_id, 700 + user_id, channel_id=800, hand_number=1))
+    await settle(rows)
+    assert [len(kept) for kept, _closed in counting.writes] == [2, 2, 1]
+    assert [k.user_id for k in await store.kept_messages(tid)] == sorted(people)
+
+
 async def test_a_failed_write_is_tried_again_with_the_newest_rows(
     service: TableService, store: Store, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -122,6 +122,7 @@ class Bench:
         self.done: deque[dict[str, Any]] = deque()
         self.counting = False
         self.saves: list[float] = []
+        self.row_saves = [0, 0]  # table-row saves asked for during the run: [moves, no action]
         self.computer_moves = 0
         self.nudges = 0  # turn notifications sent (cogs/nudges.py)
         self.table_of_user: dict[int, int] = {}
@@ -131,6 +132,9 @@ class Bench:
 
         async def timed_save(*a: Any, **k: Any) -> Any:  # how much of a move is the commit
             t0 = time.perf_counter()
+            if self.counting:  # counted when asked for: a backlog of saves is counted too
+                action = a[1] if len(a) > 1 else k.get("action")
+                self.row_saves[action is None] += 1
             try:
                 return await save(*a, **k)
             finally:
@@ -141,6 +145,17 @@ class Bench:
                         self.computer_moves += 1
 
         store.save_table = timed_save
+        self.message_writes = self.message_rows = 0  # bookkeeping in its own rows (0014)
+        keep = getattr(store, "keep_messages", None)
+
+        async def counted_keep(rows: Any, closed: Any = ()) -> None:
+            if self.counting:
+                self.message_writes += 1
+                self.message_rows += len(rows) + len(closed)
+            await keep(rows, closed)
+
+        if keep is not None:
+            store.keep_messages = counted_keep
         h.fake.record = False
         h.fake.pack()  # the fake's own messages must not weigh on the bot's garbage collector
         h.fake.on_call = self.on_call
@@ -493,6 +508,11 @@ async def run(args: argparse.Namespace) -> int:
         p50, p99 = statistics.median(bench.saves) * ms, pct(bench.saves, 99) * ms
         print(f"SQLite saves during the run (store.save_table, moves and bookkeeping; one "
               f"writer, so a slow one delays the next): p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+    logged, unlogged = bench.row_saves
+    print(f"table-row saves asked for during the run: {logged + unlogged}, "
+          f"{unlogged} of them without an action (bookkeeping): "
+          f"{(logged + unlogged) / max(1, logged) * 1000:.0f} per 1,000 saved actions; "
+          f"message-row writes: {bench.message_writes} ({bench.message_rows} rows)")
     print(f"REST calls per human action besides the response: {rest / n:.2f} "
           f"({', '.join(f'{k} {v / n:.2f}' for k, v in sorted(bench.rest.items()))})")
     moves = n + bench.computer_moves

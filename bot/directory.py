@@ -3,9 +3,9 @@
 A TableDirectory exists before the table service and its presenter: the presenter reads private
 hands through it and reports the messages it keeps (table message, DM hands, closed DMs), and
 the service is then built with both. Reads of live tables are synchronous (safe inside a
-publish; only `last_game` may read a finished game back from the store); bookkeeping
-is saved soon after by a job in the table's inbox (bot/inbox.py), coalesced per table, through
-the one commit operation, `Ledger.apply`.
+publish; only `last_game` may read a finished game back from the store). Bookkeeping is kept
+in memory at once (the views show it) and written soon after in rows of its own by one writer
+(bot/messages.py), never by a save of the table row.
 """
 
 from __future__ import annotations
@@ -14,9 +14,11 @@ import logging
 from collections import OrderedDict
 
 from bot.errors import TableError
-from bot.ledger import Ledger, no_change
+from bot.ledger import Ledger
+from bot.messages import MessageRows
 from bot.models import TableOptions, TableView
 from bot.table import LiveTable
+from data import TABLE_MESSAGE, KeptMessage
 from engine import Phrase, PlayerView
 
 log = logging.getLogger(__name__)
@@ -31,13 +33,15 @@ class TableDirectory:
     """Every active table by id and by channel (see the module docstring)."""
 
     def __init__(self, ledger: Ledger) -> None:
-        """`ledger`: where bookkeeping is committed (the service's)."""
+        """`ledger`: the service's (its store keeps the message rows)."""
         self._ledger = ledger
         self._tables: dict[int, LiveTable] = {}
         self._by_channel: dict[int, int] = {}
         self._last_games: OrderedDict[int, TableView] = OrderedDict()  # channel -> closed game
         self._gone: OrderedDict[int, Phrase] = OrderedDict()  # table -> why it closed (refusals)
         self._let_go: set[int] = set()  # open tables this process stopped driving
+        self.messages = MessageRows(ledger.store)
+        """The rows of the messages the tables keep, written by one writer."""
 
     # ---- the registry (the service's) ----------------------------------------------------------
 
@@ -49,6 +53,9 @@ class TableDirectory:
         """`let_go`: the table stays open, driven by another process now."""
         if let_go:
             self._let_go.add(t.id)
+            self.messages.let_go(t.id)
+        elif not t.status.active:
+            self.messages.table_closed(t.id)
         self._tables.pop(t.id, None)
         if self._by_channel.get(t.channel_id) == t.id:
             del self._by_channel[t.channel_id]
@@ -62,6 +69,7 @@ class TableDirectory:
         """Forget a table this process no longer drives (another took it over): nothing of
         it is kept, so the store's copy is the one read if it comes back."""
         self._let_go.add(t.id)
+        self.messages.let_go(t.id)
         if self._tables.get(t.id) is t:
             del self._tables[t.id]
         if self._by_channel.get(t.channel_id) == t.id:
@@ -161,7 +169,7 @@ class TableDirectory:
             raise TableError("There is no seat {seat} at this table.", seat=seat)
         return _seat_view(t, seat)
 
-    # ---- presenter bookkeeping (synchronous; saved soon after, safe inside publish) -------------
+    # ---- presenter bookkeeping (synchronous and cheap: called inside publish) ------------------
 
     def set_table_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the channel message that shows this table (edited in place)."""
@@ -169,7 +177,7 @@ class TableDirectory:
         if t is None or t.message_id == message_id:
             return
         t.message_id = message_id
-        self._save_soon(t)
+        self.messages.keep(KeptMessage(t.id, TABLE_MESSAGE, message_id, channel_id=t.channel_id))
 
     def set_dm_message(
         self,
@@ -188,38 +196,31 @@ class TableDirectory:
         if seat is None:
             return
         s = t.seats[seat]
+        if s.dm_message_id == message_id and channel_id in (None, s.dm_channel_id):
+            return
         s.dm_message_id = message_id
         if channel_id is not None:
             s.dm_channel_id = channel_id
-        self._save_soon(t)
+        self._keep_seat(t, seat, hand_number)
 
     def set_dm_failed(self, table_id: int, user_id: int) -> None:
-        """This person's DMs are closed: presenters stop trying for this game."""
+        """This person's DMs are closed: presenters stop trying for this game. The row says
+        so (the table row's meta too, from its next save)."""
         t = self._tables.get(table_id)
         seat = None if t is None else t.seat_of(user_id)
         if t is None or seat is None or t.seats[seat].dm_failed:
             return
         t.seats[seat].dm_failed = True
         t.seats[seat].dm_message_id = None
-        t.pending_log.append(("dm_failed", {"user_id": user_id}))  # audit; state is in meta
-        self._save_soon(t)
+        self._keep_seat(t, seat, None)
 
-    def _save_soon(self, t: LiveTable) -> None:
-        """Persist message ids and DM failures soon, in the table's inbox, coalescing requests."""
-        if t.bookkeeping_due:
-            return
-        t.bookkeeping_due = True
-
-        async def job() -> None:
-            if not t.bookkeeping_due or not self.holds_table(t) or not t.status.active:
-                return
-            t.bookkeeping_due = False
-            try:
-                await self._ledger.apply(t, no_change)
-            except Exception:
-                log.exception("could not save bookkeeping of table %s", t.id)
-
-        t.inbox.send(job)
+    def _keep_seat(self, t: LiveTable, index: int, hand_number: int | None) -> None:
+        seat = t.seats[index]
+        assert seat.user_id is not None
+        self.messages.keep(KeptMessage(
+            t.id, seat.user_id, seat.dm_message_id, channel_id=seat.dm_channel_id,
+            hand_number=hand_number if seat.dm_message_id is not None else None,
+            dm_failed=seat.dm_failed))
 
 
 def _seat_view(t: LiveTable, seat: int) -> PlayerView:

@@ -1,7 +1,7 @@
 """A table's inbox: its changes run one at a time, in the order they came, without a lock.
 
 Each live table has one (LiveTable.inbox). Everything that changes the table (people's
-commands, computer moves, timeouts, bookkeeping, a deleted channel) is a job posted to it, so
+commands, computer moves, timeouts, a deleted channel) is a job posted to it, so
 the table changes in one place, in order (docs/architecture.md section 1, "one owner per live
 table"). The inbox holds no task while it is empty: a drain task starts when a job arrives at
 an empty inbox and ends once the inbox is empty again, so the number of tasks grows with the

@@ -40,14 +40,14 @@ T = TypeVar("T")
 
 Change = Callable[[LiveTable, list[Event]], Action | None]
 """A change to a table: checks it (TableError refuses, changing nothing), makes it, appends
-what happened to the events, and returns its action-log row (None: bookkeeping only)."""
+what happened to the events, and returns its action-log row (None: a save without one)."""
 
 TURN_ACTIONS = frozenset({"deal", *LOG_NAMES.values()})
 """Logged actions that start a new turn (a new deadline): the deal and every move."""
 
 
 def no_change(t: LiveTable, events: list[Event]) -> None:
-    """Bookkeeping already made in memory (message ids, closed DMs): only save it."""
+    """A change already made in memory (a turn's deadline given back): only save it."""
 
 
 class Ledger:
@@ -92,7 +92,7 @@ class Ledger:
     async def _commit(self, t: LiveTable, action: Action | None, events: list[Event]) -> None:
         """Save the table and its action in one transaction, with the deadline of the turn
         that follows; a game that just ended is recorded (results, ratings) in that same
-        transaction. Waiting bookkeeping rows go with it."""
+        transaction."""
         moved = action is not None and action.action in TURN_ACTIONS
         t.last_moved = moved
         if action is not None:
@@ -113,10 +113,6 @@ class Ledger:
             t.deadline_changed = t.deadline is not None
             t.deadline = None
         record = t.record(self.config.timeout_level)
-        pending = t.pending_log
-        if pending and action is None:
-            name, payload = pending[0]
-            action, pending = Action(name, payload=payload), pending[1:]
         try:
             await self._save(record, action)
         except TableTakenOver:
@@ -124,24 +120,9 @@ class Ledger:
         except BaseException:
             if not await self._landed(t, record):
                 raise
-            t.pending_log = pending  # the rest waits for the next save
             self._saved(t, record, 1)
             raise
-        self._saved(t, record, 1)  # it stands, whatever happens to the rows waiting after it
-        if not t.status.active:
-            # A closing row is the table's last: the store refuses any row after it, and the
-            # waiting ones are only an audit trail (their state is in the row's meta).
-            t.pending_log = []
-            return
-        # Each waiting row is a save of its own, from the copy just saved: it carries the save
-        # counter the store holds now (the store refuses a copy that is behind).
-        t.pending_log = list(pending)
-        while t.pending_log:
-            name, payload = t.pending_log[0]
-            await self.store.save_table(replace(record, saves=t.saves),
-                                        Action(name, payload=payload))
-            self._saved(t, record, 1)
-            del t.pending_log[0]
+        self._saved(t, record, 1)
 
     @staticmethod
     def _saved(t: LiveTable, record: TableRecord, saves: int) -> None:
@@ -209,7 +190,6 @@ class Ledger:
         t.status = TableStatus.FINISHED
         t.saves += 1
         t.saved_game_json = record.snapshot_json
-        t.pending_log = []
         standings = tuple(
             sorted(
                 (

@@ -113,8 +113,8 @@ class TableView:
     warned: bool
     """The half-time warning for the current deadline has been given."""
     saves: int
-    """The table's saves so far (it grows with every commit, moves and bookkeeping): a
-    presenter can drop an older render."""
+    """The table's saves so far (it grows with every commit; message ids are kept in rows of
+    their own, bot/messages.py): a presenter can drop an older render."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a person sits in, or None."""

@@ -5,6 +5,7 @@ broken, never resumed (docs/architecture.md section 4). The service resumes what
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -12,7 +13,7 @@ from bot.config import ServiceConfig
 from bot.models import TableStatus
 from bot.moves import replay
 from bot.table import LiveTable, options_of, rules_of
-from data import LoggedAction, Store, TableRecord
+from data import TABLE_MESSAGE, KeptMessage, LoggedAction, Store, TableRecord
 from engine import Game
 from engine.snapshot import snapshots_match
 
@@ -29,13 +30,14 @@ class ResumeReport:
 
 async def rebuild(
     record: TableRecord, store: Store, config: ServiceConfig, now: datetime,
-    log_of: list[LoggedAction] | None = None,
+    log_of: list[LoggedAction] | None = None, kept: Sequence[KeptMessage] = (),
 ) -> LiveTable:
     """A LiveTable from its row, checked against its action log; ValueError when the row
     cannot be a table in play. Options and DM failures come from the row's meta (every open
     table has them: migration 0013 read them from the log of those stored before). `now`: the
     clock's time, to tell whether the turn's warning moment passed while the bot was down.
-    `log_of`: the game's action log, read after the row (None: read it here)."""
+    `log_of`: the game's action log, read after the row (None: read it here). `kept`: the
+    table's message rows (see `keep_messages`)."""
     if "options" not in record.meta:
         raise ValueError("the row's meta holds no options")
     options = options_of(record.meta["options"])
@@ -67,10 +69,33 @@ async def rebuild(
         if replayed is None or not snapshots_match(replayed, record.snapshot_json):
             raise ValueError("the action log does not replay to the saved game")
         t.game = told  # a snapshot from before hands kept their play: the log has it
+    keep_messages(t, kept)
     if t.deadline is not None and t.game is not None:
         # The warning moment may have passed while the bot was down: warn no more.
         t.warned = now >= t.deadline - timedelta(seconds=t.turn_timeout / 2)
     return t
+
+
+def keep_messages(t: LiveTable, kept: Sequence[KeptMessage]) -> None:
+    """Give a rebuilt table the messages its rows keep (data/messages.py), so the bot edits
+    the same table message and DM hands after a restart. The rows are written when the ids
+    change, the table row only with the table's next change, so a row wins; a DM hand message
+    is kept only for the hand in play, and closed DMs stay closed."""
+    hand = None if t.game is None else t.game.hand_number
+    for row in kept:
+        if row.user_id == TABLE_MESSAGE:
+            t.message_id = row.message_id
+            continue
+        index = t.seat_of(row.user_id)
+        if index is None:
+            continue  # no longer seated here
+        seat = t.seats[index]
+        if row.channel_id is not None:
+            seat.dm_channel_id = row.channel_id
+        if row.dm_failed:
+            seat.dm_failed, seat.dm_message_id = True, None
+        elif row.hand_number == hand and hand is not None:
+            seat.dm_message_id = row.message_id
 
 
 def rules_readable(table: TableRecord) -> None:
@@ -78,4 +103,4 @@ def rules_readable(table: TableRecord) -> None:
     rules_of(table.rules_json)
 
 
-__all__ = ["ResumeReport", "rebuild", "rules_readable"]
+__all__ = ["ResumeReport", "keep_messages", "rebuild", "rules_readable"]

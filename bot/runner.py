@@ -1,7 +1,7 @@
 """The owner of every live table: each change runs in its table's inbox, committed, then told.
 
 TableRunner is the one place a table changes (docs/architecture.md section 1). People's commands,
-computer moves, timeouts, warnings, bookkeeping saves and a deleted channel are all jobs in the
+computer moves, timeouts, warnings and a deleted channel are all jobs in the
 table's inbox (bot/inbox.py): one at a time, in order, no lock. A job commits through the one
 Ledger operation (`Ledger.apply`: commit, rollback, "may have landed"), then the runner settles
 what follows (the turn's timer, the computers) and hands the events to the presenter. Nothing

@@ -62,6 +62,7 @@ from bot.timers import TurnTimers
 from data import (
     Action,
     ChannelBusy,
+    KeptMessage,
     LoadedTables,
     LoggedAction,
     StaleTable,
@@ -526,24 +527,27 @@ class TableService:
             del new[-RESUME_CHUNK:]
             logs = await self.store.logs_of([r for r in chunk if r.snapshot_json is not None
                                              and not self.directory.let_go(r.id)])
+            kept = await self.store.kept_messages_of([r.id for r in chunk])
             for record in chunk:
-                await self._resume_one(record, logs.pop(record.id, None), report)
+                await self._resume_one(record, logs.pop(record.id, None),
+                                       kept.pop(record.id, []), report)
         return report
 
     async def _resume_one(self, record: TableRecord, log_of: list[LoggedAction] | None,
-                          report: ResumeReport) -> None:
-        """Rebuild one stored table (`log_of`: its log, read after its row) and set it going."""
+                          kept: list[KeptMessage], report: ResumeReport) -> None:
+        """Rebuild one stored table (`log_of`: its log, read after its row; `kept`: its
+        message rows) and set it going."""
         if self.directory.let_go(record.id):
             # durability: a copy this process held may have been dropped (and saved)
             # since the row was read, so the table is rebuilt from the row as stored now.
             current = await self.store.get_table(record.id)
             if current is None or not current.is_open:
                 return
-            record = current
+            record, kept = current, await self.store.kept_messages(record.id)
         elif record.snapshot_json is not None and log_of is None:
             return  # saved since it was read: the next claim reads it again
         try:
-            t = await rebuild(record, self.store, self.config, self.clock.now(), log_of)
+            t = await rebuild(record, self.store, self.config, self.clock.now(), log_of, kept)
         except StaleTable:
             return  # saved meanwhile (a copy dropped here): the next claim reads it again
         except Exception as err:
@@ -572,7 +576,7 @@ class TableService:
             await self._runner.hand_over(self.directory.get(table_id))
 
     async def wait_idle(self) -> None:
-        """Wait until no change, computer move or bookkeeping save is pending (tests, the
+        """Wait until no change, computer move or message row is pending (tests, the
         terminal).
 
         Tasks waiting on the clock (turn timers, the computers' pacing delay) count as idle;
@@ -581,6 +585,8 @@ class TableService:
         while True:
             busy = [*self._computers.working(), *(t.inbox.draining for t in self.directory.live()
                                                   if t.inbox.draining is not None)]
+            if self.directory.messages.writing is not None:
+                busy.append(self.directory.messages.writing)
             if busy:
                 # Re-check often: a busy task may go to sleep on the clock (then it is idle).
                 await asyncio.wait(busy, timeout=0.01, return_when=asyncio.FIRST_COMPLETED)
@@ -605,7 +611,8 @@ class TableService:
             await self.presenter.close()
         except Exception:
             log.exception("the presenter failed to deliver its last updates")
-        await self._drain()  # bookkeeping saves of the last deliveries
+        await self._drain()
+        await self.directory.messages.close()  # the message ids of the last deliveries
         if self._own_executor:
             self._executor.shutdown(wait=False, cancel_futures=True)
         self.hint_desk.close()

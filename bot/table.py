@@ -87,9 +87,9 @@ class LiveTable:
     deadline_changed: bool = False
     """The last commit set a new deadline (or cleared it)."""
     saves: int = 0
-    """Saves of this table's row so far (moves and bookkeeping alike)."""
+    """Saves of this table's row so far (every commit; message ids are rows of their own)."""
     moves: int = 0
-    """Grows with every committed action (not bookkeeping saves): a computer's decision made
+    """Grows with every committed action (not a save without one): a computer's decision made
     outside the lock is applied only if the count it was planned at is still current."""
     unpublished: list[Event] = field(default_factory=list)
     """Events of committed moves not yet published; the next publish tells them first."""
@@ -102,12 +102,8 @@ class LiveTable:
     """The last commit was a move or the deal (a new turn to announce)."""
     computer_retry: float = 0.0
     """Seconds the last retry of a computer move that failed to save waited (0: none)."""
-    bookkeeping_due: bool = False
-    """Bookkeeping made in memory waits for its save (one job in the inbox at a time)."""
     inbox: Inbox = field(default_factory=Inbox)
     """Every change to this table runs here, in order (bot/runner.py)."""
-    pending_log: list[tuple[str, dict[str, object]]] = field(default_factory=list)
-    """Bookkeeping actions (dm_failed...) waiting for the next save."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a person, or None."""

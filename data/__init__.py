@@ -17,6 +17,7 @@ Knows rows and engine types, never Discord. The bot uses only what is exported h
     await store.get_notify(user_id) / set_notify(user_id, "mention")   # NOTIFY_WAYS
     await store.get_locale(user_id) / set_locale(user_id, "no")        # last-seen Discord locale
     await store.keep_nudge(PostedNudge(...)) / forget_nudge(...) / posted_nudges(table_id)
+    await store.keep_messages([KeptMessage(...)]) / kept_messages_of(table_ids)  # message ids
     page = await store.history(guild_id, user_id=..., preset=..., before=page.next_before)
     await store.forget_player(user_id, guild_id=None)   # Forgotten; PlayerSeated while seated
     await store.close()
@@ -24,7 +25,8 @@ Knows rows and engine types, never Discord. The bot uses only what is exported h
 Modules: connection (opening, pragmas, migrations), tables (tables in progress, action log),
 results (finished games, ratings), history (finished games looked back at; forgetting a
 person), stats (leaderboards), settings (server settings), nudges (turn nudges on Discord),
-store (the facade with the single write path), errors.
+messages (the messages a table keeps on Discord), store (the facade with the single write
+path), errors.
 """
 
 from data.connection import DatabaseAddress, parse_address
@@ -38,6 +40,7 @@ from data.errors import (
     TableTakenOver,
 )
 from data.history import FORMER_PLAYER, Forgotten, GameSummary, HistoryPage, PlayerSeated
+from data.messages import TABLE_MESSAGE, KeptMessage
 from data.nudges import PostedNudge
 from data.results import FinishedGame, HandResultRow, RatingChange, SeatResult
 from data.settings import LANGUAGES, NOTIFY_WAYS, GuildSettings
@@ -58,6 +61,7 @@ __all__ = [
     "LANGUAGES",
     "NOTIFY_WAYS",
     "SORT_KEYS",
+    "TABLE_MESSAGE",
     "Action",
     "BrokenTable",
     "ChannelBusy",
@@ -69,6 +73,7 @@ __all__ = [
     "GuildSettings",
     "HandResultRow",
     "HistoryPage",
+    "KeptMessage",
     "LoadedTables",
     "LoggedAction",
     "PlayerSeated",

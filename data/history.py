@@ -288,16 +288,19 @@ async def _forget_results(
         await session.execute(
             "DELETE FROM game_ratings WHERE game_id = ? AND user_id = ?", (game_id, user_id)
         )
-    # a nudge row outlives its table only when Discord refused its delete: the person's id
-    # goes with the rest
+    # a nudge row outlives its table only when Discord refused its delete, a message row
+    # (0014) when the person left an open table or its table's rows were not dropped when it
+    # closed: the person's id goes with the rest
     # their locale is no server's: it goes whether they are forgotten everywhere or in one
     await session.execute("DELETE FROM person_locales WHERE user_id = ?", (user_id,))
     if guild_id is None:
         await session.execute("DELETE FROM notify_prefs WHERE user_id = ?", (user_id,))
-        await session.execute("DELETE FROM posted_nudges WHERE user_id = ?", (user_id,))
+        for kept in ("posted_nudges", "table_messages"):
+            await session.execute(f"DELETE FROM {kept} WHERE user_id = ?", (user_id,))
     else:
-        await session.execute(
-            "DELETE FROM posted_nudges WHERE user_id = ? AND table_id IN"
-            " (SELECT id FROM game_tables WHERE guild_id = ?)",
-            (user_id, guild_id),
-        )
+        for kept in ("posted_nudges", "table_messages"):
+            await session.execute(
+                f"DELETE FROM {kept} WHERE user_id = ? AND table_id IN"
+                " (SELECT id FROM game_tables WHERE guild_id = ?)",
+                (user_id, guild_id),
+            )

@@ -24,11 +24,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
-from data import history, nudges, results, settings, stats, tables
+from data import history, messages, nudges, results, settings, stats, tables
 from data.connection import DatabaseAddress, parse_address
 from data.driver import Driver, Session
 from data.errors import ChannelBusy, StaleTable, StoreError, TableNotFound, TableTakenOver
 from data.history import Forgotten, GameSummary, HistoryPage
+from data.messages import KeptMessage
 from data.nudges import PostedNudge
 from data.results import RATING_MODEL, FinishedGame, RatingChange
 from data.settings import GuildSettings
@@ -165,6 +166,11 @@ class Store:
         tb: TracebackType | None,
     ) -> None:
         await self.close()
+
+    @property
+    def closed(self) -> bool:
+        """close() was called: every write and read from now raises StoreError."""
+        return self._closing is not None
 
     @property
     def dialect(self) -> str:
@@ -611,3 +617,27 @@ class Store:
         if not table_ids:
             return {}
         return await self._reading(functools.partial(nudges.get_nudges_of, table_ids=table_ids))
+
+    # -- the messages a table keeps on Discord -------------------------------------------------
+
+    async def keep_messages(
+        self, kept: Sequence[KeptMessage], closed_tables: Sequence[int] = ()
+    ) -> None:
+        """Keep these rows (each replaces its table's and person's row) and forget the rows of
+        `closed_tables`, in one transaction (data/messages.py). A row of a table that is not
+        open, or that another process drives, is not written."""
+        if kept or closed_tables:
+            await self._transaction(
+                lambda s, _now: messages.write(s, kept, closed_tables, self.owner))
+
+    async def kept_messages(self, table_id: int) -> list[KeptMessage]:
+        """The rows kept for a table, in user id order (the table's own message first)."""
+        return (await self.kept_messages_of([table_id])).get(table_id, [])
+
+    async def kept_messages_of(self, table_ids: Sequence[int]) -> dict[int, list[KeptMessage]]:
+        """The rows kept for several tables (those that have some), a few reads in all."""
+        kept: dict[int, list[KeptMessage]] = {}
+        for start in range(0, len(table_ids), LOGS_PER_READ):
+            chunk = tuple(table_ids[start:start + LOGS_PER_READ])
+            kept.update(await self._reading(functools.partial(messages.read_of, table_ids=chunk)))
+        return kept

@@ -21,7 +21,7 @@ from bot.events import (
 from bot.models import TableOptions
 from bot.presenter import RecordingPresenter
 from bot.service import ServiceConfig, TableService
-from data import Store
+from data import TABLE_MESSAGE, KeptMessage, Store
 from engine import Card, Phase
 from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD, HOST
 from tests.bot.helpers import is_open, move, start_game
@@ -200,19 +200,28 @@ async def test_leave_mid_game_seats_a_computer(
     assert view.status.value == "cancelled"
 
 
-async def test_bookkeeping_is_saved(service: TableService, store: Store) -> None:
+async def test_bookkeeping_is_kept_in_rows_of_its_own(service: TableService, store: Store) -> None:
+    """Message ids and closed DMs are written as message rows (migration 0014), never as
+    another save of the table row."""
     view = await start_game(service)
     tid = view.table_id
+    saved = await store.get_table(tid)
     service.directory.set_table_message(tid, 555)
     service.directory.set_dm_message(tid, HOST, view.hand_number or 1, 777, channel_id=888)
     service.directory.set_dm_message(tid, HOST, 99, 1)  # a stale hand: ignored
+    await service.wait_idle()
+    assert await store.kept_messages(tid) == [
+        KeptMessage(tid, TABLE_MESSAGE, 555, channel_id=CHANNEL),
+        KeptMessage(tid, HOST, 777, channel_id=888, hand_number=view.hand_number)]
     service.directory.set_dm_failed(tid, HOST)
     await service.wait_idle()
-    record = await store.get_table(tid)
-    assert record is not None and record.message_id == 555
-    assert record.seats[0].dm_channel_id == 888
-    assert "dm_failed" in [a.action for a in await store.actions(tid)]
+    assert await store.kept_messages(tid) == [
+        KeptMessage(tid, TABLE_MESSAGE, 555, channel_id=CHANNEL),
+        KeptMessage(tid, HOST, None, channel_id=888, dm_failed=True)]
+    assert await store.get_table(tid) == saved  # the table row was not saved again
+    assert "dm_failed" not in [a.action for a in await store.actions(tid)]
     assert service.table(tid).seats[0].dm_failed
+    assert service.table(tid).message_id == 555
 
 
 async def test_dm_ids_belong_to_the_hand_in_play(service: TableService, store: Store) -> None:

@@ -22,7 +22,7 @@ from bot.runner import NOT_SAVED, TAKEN_OVER
 from bot.service import ServiceConfig, TableService
 from data import Store, StoreError, TableTakenOver
 from data import TableStatus as StoredStatus
-from tests.bot.conftest import ALICE, CHANNEL, GUILD, HOST
+from tests.bot.conftest import CHANNEL, GUILD, HOST
 from tests.bot.helpers import is_open, move, start_game
 
 
@@ -121,13 +121,16 @@ async def test_ending_a_table_stands_whatever_bookkeeping_waits(
     try:
         view = await start_game(service, computers=2)
         tid = view.table_id
-        # a closed DM was noted, and its audit row still waits for a save
-        service.directory.get(tid).pending_log.append(("dm_failed", {"user_id": ALICE}))
+        # a closed DM and a message were noted, and their rows still wait to be written
+        service.directory.set_dm_failed(tid, HOST)
+        service.directory.set_table_message(tid, 555)
         ended = await service.end(tid, HOST)
         assert not ended.status.active
         assert not is_open(service, tid)
         stored = await store.get_table(tid)
         assert stored is not None and stored.status is StoredStatus.CANCELLED
+        await service.wait_idle()
+        assert await store.kept_messages(tid) == []  # a closed table keeps no message rows
         # the channel is free again
         again = await service.open_table(GUILD, CHANNEL, HOST, "Host")
         assert again.table_id != tid

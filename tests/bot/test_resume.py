@@ -177,9 +177,12 @@ async def test_restart_reads_options_and_dm_failures_from_meta(
     service.directory.set_dm_failed(tid, ALICE)
     await service.wait_idle()
     record = await store.get_table(tid)
-    assert record is not None
-    assert record.meta == {"options": options.model_dump(mode="json"), "dm_failed_seats": [2],
+    assert record is not None  # the closed DMs are in their row (0014), not yet in the meta
+    assert record.meta == {"options": options.model_dump(mode="json"), "dm_failed_seats": [],
                            "replaced_user_ids": {}}
+    await service.join(tid, BOB, "Bob")  # a save of the table: its meta says it from now on
+    record = await store.get_table(tid)
+    assert record is not None and record.meta["dm_failed_seats"] == [2]
 
     service, store, _presenter = await _restart(service, store, db_path, clock)
     try:
@@ -187,7 +190,7 @@ async def test_restart_reads_options_and_dm_failures_from_meta(
         assert report.resumed == [tid]
         view = service.table(tid)
         assert view.options == options
-        assert [s.dm_failed for s in view.seats] == [False, False, True]
+        assert [s.dm_failed for s in view.seats] == [False, False, True, False]
         await service.deal(tid, HOST)
         view = service.table(tid)
         assert view.rules is not None and view.rules.name == "oh_pshaw"
@@ -235,6 +238,9 @@ async def test_a_game_stored_before_meta_resumes_whole_after_migrating(
             rows = source.execute(f"SELECT {columns} FROM {name}").fetchall()
             marks = ", ".join("?" * len(rows[0]))
             target.executemany(f"INSERT INTO {name} ({columns}) VALUES ({marks})", rows)
+        # that release logged a closed DM as an action (0014 keeps it in a message row)
+        target.execute("INSERT INTO action_log (table_id, action, payload_json, at)"
+                       " VALUES (?, 'dm_failed', ?, 1)", (tid, json.dumps({"user_id": BOB})))
     monkeypatch.setattr(connection, "migrations", lambda dialect="sqlite": shipped)
 
     store = await Store.open(old)
@@ -314,6 +320,73 @@ async def test_a_snapshot_saved_before_hands_kept_their_play_still_resumes(
         assert finished is not None and finished.status.value == "finished"
         assert [len(hand["plays"]) for hand in json.loads(finished.snapshot_json or "")[
             "scoresheet"]] == [9, 6, 3, 6, 9]  # every hand's play, the first from the log
+    finally:
+        await service.close()
+        await store.close()
+
+
+async def test_message_ids_noted_after_the_last_move_survive_a_kill(
+    db_path: Path, clock: ManualClock
+) -> None:
+    """The presenter notes the table message and a DM hand message after the last move, and
+    the process dies before anything else happens: the restarted bot still knows both (their
+    rows, migration 0014), so it edits those messages instead of posting new ones."""
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    view = await start_game(service, computers=2, max_cards=3, turn_timeout=60)
+    tid = view.table_id
+    await move(service, tid, HOST)
+    await service.wait_idle()
+    saves = service.table(tid).saves
+    service.directory.set_table_message(tid, 5555)
+    service.directory.set_dm_message(tid, HOST, view.hand_number or 1, 7777, channel_id=8888)
+    await service.wait_idle()  # the rows are written; no move follows, the table row is as was
+    assert service.table(tid).saves == saves
+    # killed: neither the service nor the store is closed; a new process opens the file
+    restarted = await Store.open(db_path)
+    again = TableService(restarted, RecordingPresenter(), config=CONFIG, clock=clock)
+    try:
+        assert (await again.resume_all()).resumed == [tid]
+        resumed = again.table(tid)
+        assert resumed.message_id == 5555
+        assert (resumed.seats[0].dm_message_id, resumed.seats[0].dm_channel_id) == (7777, 8888)
+        assert resumed.seats[0].dm_hand_number == view.hand_number
+        assert resumed.saves == saves
+    finally:
+        await again.close()
+        await restarted.close()
+        await service.close()  # the dead process's objects, after the fact
+        await store.close()
+
+
+async def test_an_upgrade_to_message_rows_keeps_the_live_tables_messages(
+    db_path: Path, clock: ManualClock
+) -> None:
+    """A database at 0013 (message ids only in the table row) holding a game in play is
+    upgraded: the restarted bot edits the same table message and DM hand message."""
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    view = await start_game(service, computers=2, max_cards=3, turn_timeout=60)
+    tid = view.table_id
+    service.directory.set_table_message(tid, 5555)
+    service.directory.set_dm_message(tid, HOST, view.hand_number or 1, 7777, channel_id=8888)
+    await move(service, tid, HOST)  # a save of the table: its row holds the ids, as 0013 had
+    await service.wait_idle()
+    before = service.table(tid)
+    await service.close()
+    await store.close()
+    with sqlite3.connect(db_path) as db:  # back to version 13: no message rows
+        db.execute("DROP TABLE table_messages")
+        db.execute("DELETE FROM schema_version WHERE version >= 14")
+
+    store = await Store.open(db_path)
+    service = TableService(store, RecordingPresenter(), config=CONFIG, clock=clock)
+    try:
+        assert [k.message_id for k in await store.kept_messages(tid)] == [5555, 7777]
+        await service.resume_all()
+        after = service.table(tid)
+        assert after == before
+        assert after.message_id == 5555 and after.seats[0].dm_message_id == 7777
     finally:
         await service.close()
         await store.close()

@@ -11,8 +11,10 @@ import pytest
 
 from data import (
     FORMER_PLAYER,
+    TABLE_MESSAGE,
     Action,
     FinishedGame,
+    KeptMessage,
     PlayerSeated,
     Seat,
     Store,
@@ -186,6 +188,10 @@ async def otto_everywhere(store: Store) -> dict[str, int]:
         seats=[Seat("P12", user_id=12)])
     joined = replace(lobby, seats=(*lobby.seats, Seat(NAME, user_id=OTTO)))
     await store.save_table(joined, Action("join", seat=1, user_id=OTTO, payload={"name": NAME}))
+    # the lobby's message, and her DM channel and closed DMs, as the bot keeps them (0014)
+    await store.keep_messages([KeptMessage(lobby.id, TABLE_MESSAGE, 77, lobby.channel_id),
+                               KeptMessage(lobby.id, OTTO, None, channel_id=555,
+                                           dm_failed=True)])
     await store.save_table(replace(lobby, saves=joined.saves + 1),
                            Action("leave", seat=1, user_id=OTTO))
     await store.set_notify(OTTO, "mention")
@@ -227,6 +233,8 @@ async def test_forget_me_leaves_no_trace_of_the_name(store: Store) -> None:
     assert await store.get_locale(OTTO) is None
     assert await store.get_locale(12) == "no"  # another person's stays
     assert await store.posted_nudges(lobby_table) == []
+    assert [(k.user_id, k.message_id) for k in await store.kept_messages(lobby_table)] == [
+        (TABLE_MESSAGE, 77)]  # the table's own message names nobody: it stays
     assert await store.history(1, user_id=OTTO) == await store.history(1, user_id=99)
 
 
@@ -242,6 +250,8 @@ async def test_forget_in_one_server_keeps_the_others(store: Store) -> None:
     assert await store.get_notify(OTTO) == "mention"
     assert await store.get_locale(OTTO) is None  # no server's: it goes with any forgetting
     assert await store.posted_nudges(games["lobby table"]) == []  # the lobby was in server 1
+    assert [k.user_id for k in await store.kept_messages(games["lobby table"])] == [
+        TABLE_MESSAGE]
     one = await store.get_game(games["one"])
     assert one is not None and one.seats[0].name == FORMER_PLAYER
 

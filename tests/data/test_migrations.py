@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from data import SchemaTooNew, Store, StoreError, connection
+from data import TABLE_MESSAGE, KeptMessage, SchemaTooNew, Store, StoreError, connection
 from data.connection import (
     DIALECTS,
     Migration,
@@ -411,3 +411,54 @@ async def test_processes_starting_together_on_an_empty_database_all_start(
         async with await Store.open(target) as store:
             versions = [row[0] for row in await stored_versions(store)]
         assert versions == list(range(1, latest_version() + 1))
+
+
+async def test_open_tables_keep_their_message_ids_in_rows_of_their_own(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Migration 0014 on each driver: the table message, DM hand messages (with the hand they
+    show), DM channels and closed DMs of every open table move from its row into
+    table_messages, so a restart after the upgrade edits the same messages; closed tables are
+    left out, and a damaged snapshot does not stop the upgrade."""
+    dialect = parse_address(database).dialect
+    shipped = migrations(dialect)
+    monkeypatch.setattr(connection, "migrations", lambda dialect="sqlite": shipped[:13])
+
+    def seat(name: str, user_id: int | None, hand: int | None = None,
+             channel: int | None = None) -> dict[str, object]:
+        return {"name": name, "user_id": user_id, "computer_level": None if user_id else "easy",
+                "hand_message_id": hand, "dm_channel_id": channel, "timeouts": 0}
+
+    tables = {  # id: (status, message id, seats, snapshot, failed seats)
+        1: ("playing", 9001, [seat("Ann", 11, 7011, 8011), seat("Bob", 12, None, 8012),
+                              seat("Cy", 13), seat("Computer", None)],
+            '{"hand_number": 3, "players": 4}', [1]),
+        2: ("lobby", 9002, [seat("Ann", 11), seat("Dee", 14)], None, [1]),
+        3: ("finished", 9003, [seat("Ann", 11, 7031, 8031)], '{"hand_number": 9}', []),
+        4: ("playing", None, [seat("Eve", 15, 7041, 8041)], "not json {", []),
+    }
+    async with await Store.open(database) as store:  # rows as the version-13 code wrote them
+        assert await store.schema_version() == 13
+        for table_id, (status, message, seats, snapshot, failed) in tables.items():
+            meta = {"options": {}, "dm_failed_seats": failed, "replaced_user_ids": {}}
+            await raw_write(
+                store,
+                "INSERT INTO game_tables (id, guild_id, channel_id, message_id, host_id, status,"
+                " rules_json, snapshot_json, seats_json, meta_json, created_at, updated_at)"
+                " VALUES (?, 1, ?, ?, 11, ?, '{}', ?, ?, ?, 1, 1)",
+                table_id, 100 + table_id, message, status, snapshot, json.dumps(seats),
+                json.dumps(meta),
+            )
+
+    monkeypatch.setattr(connection, "migrations", lambda dialect="sqlite": shipped)
+    async with await Store.open(database) as store:
+        assert await store.schema_version() == latest_version(dialect)
+        kept = await store.kept_messages_of(list(tables))
+    assert kept == {
+        1: [KeptMessage(1, TABLE_MESSAGE, 9001, channel_id=101),
+            KeptMessage(1, 11, 7011, channel_id=8011, hand_number=3),
+            KeptMessage(1, 12, None, channel_id=8012, dm_failed=True)],
+        2: [KeptMessage(2, TABLE_MESSAGE, 9002, channel_id=102),
+            KeptMessage(2, 14, None, dm_failed=True)],
+        4: [KeptMessage(4, 15, 7041, channel_id=8041, hand_number=None)],
+    }

@@ -133,6 +133,37 @@ async def test_a_restarted_bot_resumes_mid_hand(boot: Boot, clock: ManualClock) 
     assert not h2.fake.errors
 
 
+async def test_a_lobby_restarted_right_after_its_message_edits_that_message(
+    boot: Boot,
+) -> None:
+    """The table message is the last thing that happened before the restart (no join, no
+    move saved the table since): its id was kept in its own row (migration 0014), so the
+    restarted bot edits that message instead of posting another."""
+    h1 = await boot()
+    alice, bob = h1.member("alice"), h1.member("bob")
+    d1 = Driver(h1, [alice, bob])
+    await d1.slash("ohhell start", alice)
+    table = d1.view()
+    assert table is not None and table.message_id is not None
+    stored = await h1.bot.store.get_table(table.table_id)  # type: ignore[attr-defined]
+    assert stored is not None and stored.message_id is None  # the table row never had it
+    await h1.close()
+
+    h2 = await boot(share_with=h1)
+    d2 = Driver(h2, [alice, bob])
+    resumed = d2.view()
+    assert resumed is not None and resumed.message_id == table.message_id
+    calls = await d2.slash("ohhell join", bob)
+    await drain()
+    calls += h2.fake.take()
+    assert [c.method for c in calls if c.is_rest and c.message_id == table.message_id] == [
+        "PATCH"]  # the same table message, edited
+    posted = [c for c in calls if c.path == CHANNEL_MESSAGES and c.method == "POST"
+              and str(table.channel_id) in c.url]
+    assert posted == []  # and no second one
+    assert f"<@{bob.id}>" in str(h2.fake.messages[table.message_id])
+
+
 async def test_the_turn_timer_warns_then_moves(h: Harness, clock: ManualClock) -> None:
     alice, bob, carol = h.member("alice"), h.member("bob"), h.member("carol")
     d = Driver(h, [alice, bob, carol])

@@ -22,7 +22,6 @@ from engine.ai.policy import (
     easy_card,
     easy_count,
     greedy_card,
-    nearest_bid,
 )
 from engine.ai.sim import EASY, GREEDY, MEDIUM
 from engine.moves import Phase
@@ -100,6 +99,10 @@ class OpponentModel:
                 if barred in options and len(options) > 1:
                     options.remove(barred)
             self.bid_options[seat] = options
+        self.bid_neighbours = {
+            seat: _neighbours(self.bids[seat], options)
+            for seat, options in self.bid_options.items()
+        }
         # Every opponent play: (card, led suit, best card before, last?, need, tricks left,
         # trumps broken, every card played before it).
         self.events: dict[int, list[tuple[int, int, int, bool, int, int, bool, int]]] = {
@@ -201,13 +204,14 @@ class OpponentModel:
         bid = self.bids.get(seat)
         if bid is not None and self.exact_bids:
             choices = self.bid_options[seat]
+            neighbours = self.bid_neighbours[seat]
             estimate = self.estimator.estimate(hand)
             count = easy_count(hand, self.trump)
             spread = max(1, len(choices) - 1)
-            medium *= (1 - MEDIUM_BID_MISS) if nearest_bid(estimate, choices) == bid else (
+            medium *= (1 - MEDIUM_BID_MISS) if _nearest_is(bid, neighbours, estimate) else (
                 MEDIUM_BID_MISS / spread
             )
-            by_count = nearest_bid(count, choices) == bid
+            by_count = _nearest_is(bid, neighbours, count)
             easy *= (1 - BID_MISS) if by_count else BID_MISS / spread
             greedy *= (1 - BID_MISS) if by_count else BID_MISS / spread
             sigma = BID_SIGMA[3] * self.widen[seat]
@@ -245,3 +249,27 @@ class OpponentModel:
                 other /= options
             hand &= ~(1 << card)
         return medium, easy, greedy, other
+
+
+Neighbours = tuple[float, float] | None
+"""The legal bids just below and above a bid (-inf, inf where there is none); None when the bid
+was not among the options."""
+
+
+def _neighbours(bid: int, options: list[int]) -> Neighbours:
+    if bid not in options:
+        return None
+    below = max((option for option in options if option < bid), default=-math.inf)
+    above = min((option for option in options if option > bid), default=math.inf)
+    return below, above
+
+
+def _nearest_is(bid: int, neighbours: Neighbours, estimate: float) -> bool:
+    """Whether `nearest_bid(estimate, options) == bid`, from the bid's neighbours alone: the
+    nearer of the two neighbours is the only rival (ties go to the lower bid), and this runs
+    twice for every deal the model weighs."""
+    if neighbours is None:
+        return False
+    gap = abs(bid - estimate)
+    below, above = neighbours
+    return gap < abs(below - estimate) and gap <= abs(above - estimate)

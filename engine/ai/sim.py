@@ -373,7 +373,8 @@ def distinct_moves(legal: int, elsewhere: int) -> list[int]:
 def advance(state: SimState, me: int, branch_at: int) -> None:
     """Play the policy for every seat (me too while I hold more than `branch_at` cards, and my
     forced moves) until I must choose among `branch_at` cards or fewer, or the hand ends."""
-    # SimState.policy_card written out: this loop plays most cards of every simulated deal
+    # SimState.policy_card and SimState.play written out, the state's fields held in locals
+    # and stored back on return: this loop plays most cards of every simulated deal
     players = state.players
     trump = state.trump
     must_trump = state.must_trump
@@ -383,31 +384,74 @@ def advance(state: SimState, me: int, branch_at: int) -> None:
     bids = state.bids
     won = state.won
     kinds = state.kinds
-    play = state.play
-    while state.left > 0:
-        trick = state.trick
+    trick = state.trick
+    best = state.best
+    best_pos = state.best_pos
+    leader = state.leader
+    left = state.left
+    broken = state.broken
+    live = state.live
+    held = state.held
+    trail = state.trail
+    while left > 0:
         pos = len(trick)
-        seat = (state.leader + pos) % players
+        seat = (leader + pos) % players
         hand = hands[seat]
         legal = legal_mask(
-            hand, trick[0] // 13 if pos else -1, trump, must_trump, after_broken, state.broken
+            hand, trick[0] // 13 if pos else -1, trump, must_trump, after_broken, broken
         )
-        if seat == me and hand.bit_count() <= branch_at:
-            if legal & (legal - 1):
-                return
-            play(legal.bit_length() - 1)
-            continue
-        need = bids[seat] - won[seat]
-        kind = kinds[seat] if kinds is not None else MEDIUM
-        if kind == GREEDY:
-            play(greedy_card(legal, trump, need))
-        elif kind == EASY:
-            play(easy_card(legal, state.best, trump, need))
+        if legal & (legal - 1) == 0:
+            card = legal.bit_length() - 1
+        elif seat == me and hand.bit_count() <= branch_at:
+            break
         else:
-            play(choose_card(
-                legal, hand, state.best, trump, state.live & ~hand, need, state.left,
-                pos == players - 1, need > 0 or (need < 0 and bust_take),
-            ))
+            need = bids[seat] - won[seat]
+            kind = kinds[seat] if kinds is not None else MEDIUM
+            if kind == GREEDY:
+                card = greedy_card(legal, trump, need)
+            elif kind == EASY:
+                card = easy_card(legal, best, trump, need)
+            else:
+                card = choose_card(
+                    legal, hand, best, trump, live & ~hand, need, left, pos == players - 1,
+                    need > 0 or (need < 0 and bust_take),
+                )
+        bit = 1 << card
+        hands[seat] = hand ^ bit
+        held ^= bit
+        live &= ~bit
+        trail = trail * 53 + card + 1
+        if best < 0:
+            best = card
+            best_pos = pos
+        elif card // 13 == best // 13:
+            if card > best:
+                best = card
+                best_pos = pos
+        elif card // 13 == trump:
+            best = card
+            best_pos = pos
+        if pos + 1 < players:
+            trick.append(card)
+            continue
+        winner = (leader + best_pos) % players
+        won[winner] += 1
+        if trump >= 0 and best // 13 == trump:
+            broken = True
+        leader = winner
+        trick = []
+        best = -1
+        best_pos = 0
+        left -= 1
+    state.trick = trick
+    state.best = best
+    state.best_pos = best_pos
+    state.leader = leader
+    state.left = left
+    state.broken = broken
+    state.live = live
+    state.held = held
+    state.trail = trail
 
 
 Particle = tuple[SimState, float]

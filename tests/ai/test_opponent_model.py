@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from engine import Bid, Card, Game, Move, Phase, Play, PlayerView, Rules
 from engine.ai import create_player
 from engine.ai.bits import mask_of
 from engine.ai.knowledge import read_view
-from engine.ai.opponents import OpponentModel
-from engine.ai.policy import greedy_card
+from engine.ai.opponents import OpponentModel, _nearest_is, _neighbours
+from engine.ai.policy import greedy_card, nearest_bid
 from engine.ai.sample import Sampler
 from engine.ai.sim import EASY, GREEDY, MEDIUM
 
@@ -60,3 +63,22 @@ def test_hard_recognises_a_greedy_opponent_from_its_plays() -> None:
             for seat in (1, 2, 3):
                 kinds_seen[kinds[seat]] += weight
     assert kinds_seen[GREEDY] > kinds_seen[EASY] + kinds_seen[MEDIUM]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    options=st.lists(st.integers(0, 13), min_size=1, max_size=14, unique=True),
+    bid=st.integers(0, 13),
+    estimate=st.one_of(
+        st.floats(-2.0, 16.0, allow_nan=False),
+        st.integers(0, 13).map(float),
+        st.integers(0, 27).map(lambda half: half / 2),
+    ),
+)
+def test_a_bid_is_read_as_nearest_exactly_when_nearest_bid_picks_it(
+    options: list[int], bid: int, estimate: float
+) -> None:
+    """The model's shortcut agrees with the players' own bid rule, ties included."""
+    assert _nearest_is(bid, _neighbours(bid, sorted(options)), estimate) == (
+        nearest_bid(estimate, sorted(options)) == bid
+    )

@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import Game, Phase, Rules
 from engine.ai.bits import legal_mask, mask_of, trick_winner
 from engine.ai.policy import TAKE_WHEN_BUST, choose_card
-from engine.ai.sim import Setup, rollout
+from engine.ai.sim import EASY, GREEDY, MEDIUM, Setup, SimState, advance, rollout
 
 RULE_SETS = {
     "classic": {},
@@ -104,3 +106,45 @@ def test_a_rollout_plays_the_same_hand_as_the_engine(name: str) -> None:
             game.play(seat, next(c for c in game.legal_cards() if c.index == index))
         record = game.scoresheet[-1]
         assert list(record.tricks) == predicted
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), branch_at=st.integers(0, 7), played=st.integers(0, 20))
+def test_advance_plays_every_seat_as_its_policy_would_card_by_card(
+    seed: int, branch_at: int, played: int
+) -> None:
+    """`advance` (the rollouts' inner loop, written out for speed) stops where and as the
+    plain card-by-card play of each seat's policy does, the cards on the way included."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [sum(1 << card for card in deck[7 * seat: 7 * seat + 7]) for seat in range(4)]
+    trump = rng.randrange(-1, 4)
+    setup = Setup(4, trump, rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.5,
+                  False, rng.randrange(4), (), (0,) * 4, 7, rng.choice((-1, (1 << 52) - 1)))
+    bids = [rng.randrange(4) for _ in range(4)]
+    kinds = [rng.choice((MEDIUM, EASY, GREEDY)) for _ in range(4)]
+    state = SimState(setup, hands, bids, kinds)
+    for _ in range(played):  # start anywhere in the hand
+        if state.left:
+            state.play(state.policy_card(state.to_act()))
+    me = rng.randrange(4)
+    fast = state.copy()
+    advance(fast, me, branch_at)
+    slow = state.copy()
+    while slow.left > 0:
+        seat = slow.to_act()
+        legal = slow.legal(seat)
+        if legal & (legal - 1) == 0:
+            slow.play(legal.bit_length() - 1)
+        elif seat == me and slow.hands[me].bit_count() <= branch_at:
+            break
+        else:
+            slow.play(slow.policy_card(seat))
+    assert fast.trail == slow.trail
+    assert (fast.hands, fast.won, fast.trick, fast.left, fast.leader) == (
+        slow.hands, slow.won, slow.trick, slow.left, slow.leader
+    )
+    assert (fast.best, fast.best_pos, fast.broken, fast.live, fast.held) == (
+        slow.best, slow.best_pos, slow.broken, slow.live, slow.held
+    )

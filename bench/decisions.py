@@ -1,0 +1,160 @@
+"""A fixed set of the hard player's decisions, replayed: the same moves and values, and the CPU.
+
+`--record FILE` plays anchor-style hands (4 players, one 7-card hand, classic scoring, the test
+seat rotated over the seats against the simple rule-based opponents, bench/anchor.py) with
+`hard` at `--iterations` deals a decision and keeps every decision with a choice: the seat's
+view, the player's random state before it, and what it chose with the values it gave each
+option. `--check FILE` replays each recorded decision on a fresh player in that random state
+and prints how many give the same move (and the same values), then the decision CPU p50/p95/mean
+and the CPU per deal searched. A speed-up that must not change play (issue 24) records with the
+old code and checks with the new one:
+
+    .venv/bin/python bench/decisions.py --record /tmp/decisions.pickle --deals 4
+    .venv/bin/python bench/decisions.py --check /tmp/decisions.pickle
+    .venv/bin/python bench/decisions.py --check /tmp/decisions.pickle --profile 25
+
+`--budget MS` replays with a CPU budget instead of the deal count (values then differ) and
+prints the deals a decision searched, p10/p50: what fits in that budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pickle
+import pstats
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from engine import Game, Phase, PlayerView
+from engine.ai.hard import HardPlayer
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its siblings
+from anchor import PLAYERS, SimplePlayer, make_rules
+from arena import deal_deck, percentile
+
+
+@dataclass
+class Decision:
+    view: PlayerView
+    rng_state: Any
+    iterations: int
+    move: str
+    values: dict[str, float]
+    deals: int
+    hand: int
+    """Decisions of one seat in one hand share a number: they are replayed by one player, in
+    order, as they were made (a player may carry work from one decision to the next)."""
+
+
+def record(deals: int, seed: int, iterations: int) -> list[Decision]:
+    """Every decision with a choice of `hard` in the test seat, over the seats of each deal."""
+    out: list[Decision] = []
+    for deal in range(deals):
+        deck = deal_deck(seed, deal)
+        for test_seat in range(PLAYERS):
+            game = Game.new(PLAYERS, make_rules(), seed=deal, dealer=deal % PLAYERS, deck=deck)
+            base = (seed * 7919 + deal) * 16
+            seats: list[Any] = [SimplePlayer() for _ in range(PLAYERS)]
+            player = HardPlayer(seed=base + test_seat, iterations=iterations)
+            seats[test_seat] = player
+            while game.phase is not Phase.GAME_OVER:
+                seat = game.actor_seats()[0]
+                view = game.view(seat)
+                if seat != test_seat:
+                    game.apply(seat, seats[seat].choose_move(view))
+                    continue
+                bidding = game.phase is Phase.BIDDING
+                choice = len(view.legal_bids if bidding else view.legal_cards) > 1
+                state = player.rng.getstate()
+                player.last_values = {}
+                player.last_deals = 0
+                move = player.choose_move(view)
+                if choice:
+                    out.append(Decision(view, state, iterations, repr(move),
+                                        dict(player.last_values), player.last_deals,
+                                        deal * PLAYERS + test_seat))
+                game.apply(seat, move)
+    return out
+
+
+def replay(decision: Decision, budget_ms: float | None,
+           players: dict[int, HardPlayer]) -> tuple[str, dict[str, float], int]:
+    """The decision made again by its hand's player (in its recorded random state)."""
+    player = players.get(decision.hand)
+    if player is None:
+        if budget_ms is None:
+            player = HardPlayer(iterations=decision.iterations)
+        else:
+            player = HardPlayer(think_time=budget_ms / 1000.0)
+        players.clear()
+        players[decision.hand] = player
+    player.rng.setstate(decision.rng_state)
+    player.last_values = {}
+    player.last_deals = 0
+    move = player.choose_move(decision.view)
+    return repr(move), dict(player.last_values), player.last_deals
+
+
+def check(decisions: list[Decision], budget_ms: float | None, profile: int) -> None:
+    if profile:
+        players: dict[int, HardPlayer] = {}
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for decision in decisions[:profile]:
+            replay(decision, budget_ms, players)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        return
+    same_move = same_values = 0
+    cpu: list[float] = []
+    searched: list[int] = []
+    players: dict[int, HardPlayer] = {}
+    for decision in decisions:
+        started = time.thread_time()
+        move, values, deals = replay(decision, budget_ms, players)
+        cpu.append(time.thread_time() - started)
+        searched.append(deals)
+        same_move += move == decision.move
+        same_values += move == decision.move and values == decision.values
+    count = len(decisions)
+    ms = sorted(1000 * c for c in cpu)
+    print(f"decisions {count}: same move {same_move}, same move and values {same_values}")
+    print(f"cpu per decision ms p50/p95/mean {percentile(ms, 0.5):.1f}/{percentile(ms, 0.95):.1f}/"
+          f"{statistics.mean(ms):.1f}; deals p10/p50 {percentile(sorted(searched), 0.1):.0f}/"
+          f"{percentile(sorted(searched), 0.5):.0f}; cpu per deal "
+          f"{1000 * sum(cpu) / max(1, sum(searched)):.3f} ms")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--record", default=None, help="play and write the decisions to FILE")
+    parser.add_argument("--check", default=None, help="replay the decisions of FILE")
+    parser.add_argument("--deals", type=int, default=4, help="deals recorded (default 4)")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the deals (default 7)")
+    parser.add_argument("--iterations", type=int, default=200,
+                        help="deals a decision when recording (default 200)")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="replay with this CPU budget in ms instead of the deal count")
+    parser.add_argument("--profile", type=int, default=0,
+                        help="profile the first N decisions instead (cProfile, by own time)")
+    args = parser.parse_args(argv)
+    if args.record:
+        decisions = record(args.deals, args.seed, args.iterations)
+        with open(args.record, "wb") as file:
+            pickle.dump(decisions, file)
+        print(f"recorded {len(decisions)} decisions")
+    if args.check:
+        with open(args.check, "rb") as file:
+            decisions = pickle.load(file)
+        check(decisions, args.budget, args.profile)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+"""bench/decisions.py replays recorded decisions of `hard` exactly: the check a speed-up that must
+not change play is held to (issue 24)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def _decisions():  # type: ignore[no-untyped-def]
+    sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location("decisions", BENCH / "decisions.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["decisions"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_recorded_decisions_replay_to_the_same_moves_and_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    decisions = _decisions()
+    path = tmp_path / "decisions.pickle"
+    decisions.main(["--record", str(path), "--deals", "1", "--iterations", "12"])
+    recorded = int(re.findall(r"recorded (\d+) decisions", capsys.readouterr().out)[0])
+    assert recorded >= 4  # one 7-card hand in each of four seats
+    decisions.main(["--check", str(path)])
+    out = capsys.readouterr().out
+    assert f"decisions {recorded}: same move {recorded}, same move and values {recorded}" in out
+    assert re.search(r"deals p10/p50 \d+/12", out)

@@ -190,8 +190,9 @@ class Bench:
         """`/ohhell deal` at a stored lobby (its people already seated): the real command,
         whose hand DMs are the ones the players then click."""
         await self.interact(self.h.slash("ohhell deal", host, channel=channel))
-        await self.until(lambda: getattr(self.svc.find_table(channel), "state", 1) is not None)
-        view = self.svc.find_table(channel)
+        tables = self.svc.directory
+        await self.until(lambda: getattr(tables.find_table(channel), "state", 1) is not None)
+        view = self.svc.directory.find_table(channel)
         self.changed[view.table_id] = asyncio.Event()
         for s in view.seats:
             if s.user_id is not None:
@@ -230,7 +231,7 @@ class Bench:
         if s.user_id is None or s.autopilot:
             return None  # a computer's turn: it moves by itself
         member = self.h.members[s.user_id]
-        pv = self.svc.seat_view(table_id, seat)
+        pv = self.svc.directory.seat_view(table_id, seat)
         mid = s.dm_message_id
         if mid is None:
             return None  # the new hand's DM is on its way
@@ -251,7 +252,7 @@ class Bench:
 
     def _view(self, table_id: int) -> Any:
         try:
-            return self.svc.table(table_id)
+            return self.svc.directory.table(table_id)
         except Exception:
             return None
 
@@ -428,7 +429,7 @@ async def run(args: argparse.Namespace) -> int:
                   if humans < args.players else f"{args.players} people")
         print(f"{len(tables)} tables of {seated}: lobbies stored in {stored:.1f} s, resumed "
               f"in {resumed:.1f} s, dealt with /ohhell deal in {setup - stored - resumed:.1f} s "
-              f"({len(bench.svc.tables())} in progress)")
+              f"({len(bench.svc.directory.tables())} in progress)")
         gc.collect()
         if args.gc_threshold:
             gc.set_threshold(args.gc_threshold, 20, 100)
@@ -555,7 +556,7 @@ async def idle(args: argparse.Namespace) -> int:
             tracemalloc.start()
         h = Harness(create_bot(settings))
         await h.start(channels=1)
-        resumed = len(h.bot.tables.tables())  # type: ignore[attr-defined]
+        resumed = len(h.bot.tables.directory.tables())  # type: ignore[attr-defined]
         print(f"the bot resumed {resumed} tables in {time.perf_counter() - t0:.1f} s")
         gc.collect()
         await asyncio.sleep(1.0)

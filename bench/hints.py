@@ -93,13 +93,13 @@ class Bench:
         channel = self.h.add_channel()
         for command, kwargs in (("ohhell start", opts), ("ohhell deal", {})):
             await self.fire(self.h.slash(command, member, channel=channel, **kwargs))
-        view = self.svc.find_table(channel)
+        view = self.svc.directory.find_table(channel)
         return channel, int(view.table_id)
 
     async def awaited(self, channel: int, member: Member) -> int | None:
         """Wait until `member` is to move at the table in `channel`: their seat (None: over)."""
         while True:
-            view = self.svc.find_table(channel)
+            view = self.svc.directory.find_table(channel)
             if view is None or view.state is None or view.state.phase is Phase.GAME_OVER:
                 return None
             seat = view.seat_of(member.id)
@@ -108,8 +108,8 @@ class Bench:
             await asyncio.sleep(0.002)
 
     def move(self, channel: int, seat: int, member: Member) -> dict[str, Any]:
-        view = self.svc.find_table(channel)
-        pv = self.svc.seat_view(view.table_id, seat)
+        view = self.svc.directory.find_table(channel)
+        pv = self.svc.directory.seat_view(view.table_id, seat)
         if pv.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
             return self.h.slash("ohhell bid", member, channel=channel, tricks=pv.legal_bids[0])
         return self.h.slash("ohhell play", member, channel=channel,
@@ -136,7 +136,7 @@ async def measure(bench: Bench, channel: int, member: Member, moves: int,
 async def new_game(bench: Bench, channel: int, member: Member, args: argparse.Namespace) -> None:
     """End the measured table's game (if any) and deal a new one with the bench's seed (set-up:
     straight to the service, which takes no seed from Discord)."""
-    old = bench.svc.find_table(channel)
+    old = bench.svc.directory.find_table(channel)
     if old is not None:
         await bench.svc.end(old.table_id, member.id)
     options = TableOptions(computers=3, computer_level=args.level, max_cards=args.max_cards,

@@ -461,7 +461,7 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
     )
     try:
         await service.resume_all()
-        view = service.find_table(TERMINAL_CHANNEL)
+        view = service.directory.find_table(TERMINAL_CHANNEL)
         kept = kept_in(args)
         if view is not None:
             if kept is not None:
@@ -495,13 +495,13 @@ async def play(args: argparse.Namespace, *, out: Callable[[str], None] | None = 
                     view = await service.deal(view.table_id, YOU)
             except TableError as err:
                 write(t(lang, "error: {error}", error=err.text(lang)))
-                opened = service.find_table(TERMINAL_CHANNEL)
+                opened = service.directory.find_table(TERMINAL_CHANNEL)
                 if opened is not None:  # opened but could not deal: do not leave it behind
                     await service.end(opened.table_id, YOU)
                 return 2
             except ValueError as err:
                 write(t(lang, "error: {error}", error=err))
-                opened = service.find_table(TERMINAL_CHANNEL)
+                opened = service.directory.find_table(TERMINAL_CHANNEL)
                 if opened is not None:  # opened but could not deal: do not leave it behind
                     await service.end(opened.table_id, YOU)
                 return 2
@@ -530,13 +530,13 @@ async def _game_loop(
     while True:
         await service.wait_idle()
         try:
-            view = service.table(table_id)
+            view = service.directory.table(table_id)
         except TableError:
             return 0  # finished (the presenter printed the standings) or ended
         state = view.state
         if state is None:
             return 1
-        me = service.hand_view(table_id, YOU)
+        me = service.directory.hand_view(table_id, YOU)
         if not me.to_act:
             # Waiting on nobody we can serve: only a computer can be awaited here, and the
             # service has already moved it. Nothing left to do means something is wrong.

@@ -81,7 +81,6 @@ from engine import (
     NameTrump,
     Phase,
     Play,
-    PlayerView,
     Rules,
     Suit,
 )
@@ -142,39 +141,6 @@ class TableService:
         self._runner = TableRunner(self.directory, self._ledger, presenter, self._timers,
                                    self._computers, self.config, self.scheduler)
         self._outages = Outages(self.directory, self._timers, self._runner, self.clock)
-
-    # ---- reads (synchronous, lock-free: safe inside publish) ----------------------------------
-
-    def table(self, table_id: int) -> TableView:
-        """The table's current view; TableError if there is no such active table."""
-        return self.directory.table(table_id)
-
-    def table_for_channel(self, channel_id: int) -> TableView:
-        """The active table in this channel or thread; TableError "There is no table in this
-        channel." otherwise."""
-        return self.directory.table_for_channel(channel_id)
-
-    def find_table(self, channel_id: int) -> TableView | None:
-        """The active table in this channel, or None (no error)."""
-        return self.directory.find_table(channel_id)
-
-    async def last_game(self, channel_id: int) -> TableView | None:
-        """The last game of this channel once it closed, with its final sheet, or None (see
-        TableDirectory.last_game)."""
-        return await self.directory.last_game(channel_id)
-
-    def tables(self) -> list[TableView]:
-        """Every active table (lobby or playing)."""
-        return self.directory.tables()
-
-    def hand_view(self, table_id: int, user_id: int) -> PlayerView:
-        """What this person may see of the game: their own hand, legal bids and cards.
-        TableError if they are not seated or the game has not been dealt."""
-        return self.directory.hand_view(table_id, user_id)
-
-    def seat_view(self, table_id: int, seat: int) -> PlayerView:
-        """The same by seat number (for the presenter that DMs each seat)."""
-        return self.directory.seat_view(table_id, seat)
 
     # ---- lobby ---------------------------------------------------------------------------------
 
@@ -359,7 +325,7 @@ class TableService:
                 "Hints are off at this table: the host can allow them when opening one "
                 "(/ohhell start hints:True; such a game is not rated)."
             )
-        view = self.hand_view(table_id, user_id)
+        view = self.directory.hand_view(table_id, user_id)
         seed = (t.options.seed if t.options.seed is not None else t.id) * 7919 + t.moves
         return await self.hint_desk.ask(user_id, view, seed)
 

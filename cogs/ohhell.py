@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot.card_words import card_label, card_name
 from bot.client import OhHellBot
+from bot.directory import TableDirectory
 from bot.errors import TableError
 from bot.guard import Guard
 from bot.i18n import Lang, declaration_words, lang_for, say, t, tn
@@ -96,9 +97,11 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     ohhell = app_commands.Group(name="ohhell", description="Play Oh Hell, the trick-taking game",
                                 guild_only=True)
 
-    def __init__(self, bot: commands.Bot, service: TableService, records: Records,
-                 presenter: DiscordPresenter) -> None:
-        self.bot, self.service, self.records, self.presenter = bot, service, records, presenter
+    def __init__(self, bot: commands.Bot, service: TableService, tables: TableDirectory,
+                 records: Records, presenter: DiscordPresenter) -> None:
+        """`service` takes the actions; `tables` answers the reads (bot/directory.py)."""
+        self.bot, self.service, self.tables = bot, service, tables
+        self.records, self.presenter = records, presenter
         self.voices = presenter.voices
 
     @commands.Cog.listener()
@@ -125,7 +128,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         """The table of the interaction's channel (TableError when there is none)."""
         if interaction.channel_id is None:
             raise TableError("There is no table in this channel.")
-        return self.service.table_for_channel(interaction.channel_id)
+        return self.tables.table_for_channel(interaction.channel_id)
 
     def _own_control(self, interaction: discord.Interaction, table_id: int, *,
                      from_hand: bool = False) -> None:
@@ -133,7 +136,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         it is obeyed only where that table's controls are, its channel, or for a hand's controls
         a DM of someone seated there. So another server's permissions never judge a table.
         TableError otherwise; a table that is not open is left to the service to refuse."""
-        view = self.service.find_table(interaction.channel_id or 0)
+        view = self.tables.find_table(interaction.channel_id or 0)
         if view is not None and view.table_id == table_id:
             return  # this channel's own table (the channel holds the server too)
         named = self._active(table_id)
@@ -147,7 +150,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
 
     def _active(self, table_id: int) -> TableView | None:
         try:
-            return self.service.table(table_id)
+            return self.tables.table(table_id)
         except TableError:
             return None
 
@@ -250,7 +253,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         """What the actor sees in place of the hand message they used, in their language."""
         seat = view.seat_of(user_id)
         try:
-            pv = self.service.hand_view(view.table_id, user_id)
+            pv = self.tables.hand_view(view.table_id, user_id)
         except TableError:
             pv = None
         if pv is None or seat is None or pv.hand_number != hand_number:
@@ -410,7 +413,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         """The caller's legal cards when it is their turn to play, else their hand."""
         try:
             view = self._table(interaction)
-            pv = self.service.hand_view(view.table_id, interaction.user.id)
+            pv = self.tables.hand_view(view.table_id, interaction.user.id)
         except TableError:
             return []
         except Exception:
@@ -451,7 +454,7 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         as a new message that invites the game's people (a new message is what notifies; only
         the first rematch of a game pings them, so ending and reopening it does not again)."""
         try:
-            last = await self.service.last_game(interaction.channel_id or 0)
+            last = await self.tables.last_game(interaction.channel_id or 0)
             if last is None or last.table_id != table_id:
                 raise TableError("That Rematch button is not for this channel's last game: "
                                  "open a new table with /ohhell start.")
@@ -480,8 +483,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
             await report(interaction, err)
 
     async def _show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
-        view = self.service.table(table_id)
-        pv = self.service.hand_view(table_id, interaction.user.id)
+        view = self.tables.table(table_id)
+        pv = self.tables.hand_view(table_id, interaction.user.id)
         body = render.hand_message(view, pv, dm=False, lang=own_lang(interaction))
         notice = self.presenter.take_notice(table_id, interaction.user.id,
                                             own_lang(interaction))
@@ -510,8 +513,8 @@ class OhHell(commands.Cog, name=views.COG_NAME):
     @ohhell.command(name="scores", description="The scoresheet so far (only you see it)")
     async def scores(self, interaction: discord.Interaction) -> None:
         cid = interaction.channel_id
-        view = None if cid is None else (self.service.find_table(cid)
-                                         or await self.service.last_game(cid))
+        view = None if cid is None else (self.tables.find_table(cid)
+                                         or await self.tables.last_game(cid))
         if view is None:
             raise TableError("There is no table in this channel.")
         await interaction.response.send_message(
@@ -674,7 +677,7 @@ async def setup(bot: commands.Bot) -> None:
         nudge_after=settings.turn_nudge_after, preference=stored_preference(bot.store),
         executor=bot.executor, scheduler=bot.scheduler, records=bot.store)
     service = bot.attach_presenter(presenter)
-    await bot.add_cog(OhHell(bot, service, bot.store, presenter))
+    await bot.add_cog(OhHell(bot, service, directory, bot.store, presenter))
     await bot.add_cog(Gateway(service))
     bot.add_dynamic_items(*views.DYNAMIC_ITEMS)
 

@@ -45,7 +45,7 @@ def say(kind: str, value: object) -> None:
 
 
 def choose(service: TableService, view: TableView, seat: int, rng: random.Random) -> Move:
-    pv = service.seat_view(view.table_id, seat)
+    pv = service.directory.seat_view(view.table_id, seat)
     if pv.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
         return Bid(rng.choice(pv.legal_bids))
     if pv.phase is Phase.PLAYING:
@@ -111,7 +111,7 @@ def person_to_move(view: TableView, rng: random.Random) -> tuple[int, int] | Non
 async def play(service: TableService, channel: int, rng: random.Random,
                guild: int = GUILD) -> None:
     while True:
-        view = service.find_table(channel)
+        view = service.directory.find_table(channel)
         if view is None:
             try:
                 await open_and_deal(service, channel, rng, guild)
@@ -120,7 +120,7 @@ async def play(service: TableService, channel: int, rng: random.Random,
             continue
         with contextlib.suppress(TableError):
             await bookkeeping(service, view, rng)
-        view = service.find_table(channel)
+        view = service.directory.find_table(channel)
         if view is None:
             continue
         if view.state is None:  # a lobby left by a kill: deal it

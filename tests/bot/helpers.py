@@ -35,12 +35,12 @@ async def start_game(
     )
     await service.deal(view.table_id, HOST)
     await service.wait_idle()
-    return service.table(view.table_id)
+    return service.directory.table(view.table_id)
 
 
 async def move(service: TableService, table_id: int, user_id: int) -> TableView:
     """Make the person's first legal move (a bid, else a card)."""
-    me = service.hand_view(table_id, user_id)
+    me = service.directory.hand_view(table_id, user_id)
     hand = me.hand_number
     if me.legal_bids:
         return await service.bid(table_id, user_id, me.legal_bids[0], hand)
@@ -51,7 +51,7 @@ async def move(service: TableService, table_id: int, user_id: int) -> TableView:
 
 def is_open(service: TableService, table_id: int) -> bool:
     """True while the service still hosts the table."""
-    return any(v.table_id == table_id for v in service.tables())
+    return any(v.table_id == table_id for v in service.directory.tables())
 
 
 async def any_move(service: TableService, table_id: int, user_id: int, seed: int = 0) -> None:
@@ -60,7 +60,7 @@ async def any_move(service: TableService, table_id: int, user_id: int, seed: int
     from bot.computer import random_move
     from bot.guard import Guard
 
-    me = service.hand_view(table_id, user_id)
+    me = service.directory.hand_view(table_id, user_id)
     if not me.to_act:
         raise AssertionError(f"nothing to do in {me.phase}")
     await service.act(table_id, user_id, random_move(me, seed), Guard.of(me))

@@ -64,7 +64,7 @@ async def reconcile(service: TableService, store: Store) -> None:
     so nothing else would tell this process its copy is old."""
     while True:
         await asyncio.sleep(RECONCILE_EVERY)
-        for view in service.tables():
+        for view in service.directory.tables():
             if view.state is not None and any(
                 view.seats[s].user_id is not None and not view.seats[s].autopilot
                 for s in view.state.actor_seats
@@ -83,7 +83,7 @@ async def reconcile(service: TableService, store: Store) -> None:
 async def play(service: TableService, store: Store, channel: int, own: bool,
                guild: int, rng: random.Random) -> None:
     while True:
-        view = service.find_table(channel)
+        view = service.directory.find_table(channel)
         if view is None:
             if not own:  # the other shard's channel: only while this process drives it
                 await asyncio.sleep(0.01)
@@ -95,7 +95,7 @@ async def play(service: TableService, store: Store, channel: int, own: bool,
             continue
         try:
             await bookkeeping(service, view, rng)
-            view = service.find_table(channel)
+            view = service.directory.find_table(channel)
             if view is None:
                 continue
             if view.state is None:

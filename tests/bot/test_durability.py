@@ -39,17 +39,17 @@ async def test_failed_save_undoes_the_move(store: Store) -> None:
     try:
         view = await start_game(service, computers=2, max_cards=3)
         tid = view.table_id
-        before = service.table(tid)
-        hand = service.hand_view(tid, HOST)
+        before = service.directory.table(tid)
+        hand = service.directory.hand_view(tid, HOST)
         published = len(presenter.published)
         failing.fail_next = True
         with pytest.raises(TableError, match="could not be saved just now, so nothing changed"):
             await move(service, tid, HOST)  # told in words (issue 23)
-        assert service.table(tid) == before
-        assert service.hand_view(tid, HOST) == hand
+        assert service.directory.table(tid) == before
+        assert service.directory.hand_view(tid, HOST) == hand
         assert len(presenter.published) == published  # nothing was announced
         await move(service, tid, HOST)  # and the same move works once the store does
         await service.wait_idle()
-        assert service.table(tid).saves > before.saves
+        assert service.directory.table(tid).saves > before.saves
     finally:
         await service.close()

@@ -84,7 +84,8 @@ async def test_publish_after_commit_once_per_action(
 async def _snapshot(service: TableService, store: Store, tid: int) -> tuple[object, ...]:
     record = await store.get_table(tid)
     assert record is not None
-    return service.table(tid), record.snapshot_json, record.saves, len(await store.actions(tid))
+    view = service.directory.table(tid)
+    return view, record.snapshot_json, record.saves, len(await store.actions(tid))
 
 
 async def test_refusals_change_nothing(service: TableService, store: Store) -> None:
@@ -93,7 +94,7 @@ async def test_refusals_change_nothing(service: TableService, store: Store) -> N
     await service.join(tid, ALICE, "Alice")
     view = await service.deal(tid, HOST)
     await service.wait_idle()
-    view = service.table(tid)
+    view = service.directory.table(tid)
     state = view.state
     assert state is not None and state.phase is Phase.BIDDING
     actor = state.actor_seats[0]
@@ -119,14 +120,14 @@ async def test_refusals_change_nothing(service: TableService, store: Store) -> N
     # play until a person must follow suit, then try a card of another suit
     for _ in range(200):
         await service.wait_idle()
-        view = service.table(tid)
+        view = service.directory.table(tid)
         state = view.state
         assert state is not None
         if state.phase is Phase.PLAYING and state.current_trick:
             seat = state.actor_seats[0]
             who = view.seats[seat].user_id
             if who is not None:
-                me = service.hand_view(tid, who)
+                me = service.directory.hand_view(tid, who)
                 wrong = [c for c in me.hand if c not in me.legal_cards]
                 if wrong:
                     snap = await _snapshot(service, store, tid)
@@ -155,7 +156,7 @@ async def test_hooked_bid_refused(service: TableService) -> None:
     view = await service.deal(tid, HOST)
     assert view.state is not None
     while True:
-        view = service.table(tid)
+        view = service.directory.table(tid)
         assert view.state is not None
         seat = view.state.actor_seats[0]
         user = view.seats[seat].user_id
@@ -178,7 +179,7 @@ async def test_stale_button_after_game_over(service: TableService) -> None:
     with pytest.raises(TableError, match="closed"):
         await service.bid(tid, HOST, 0, 1)
     with pytest.raises(TableError, match="no table in this channel"):
-        service.table_for_channel(CHANNEL)
+        service.directory.table_for_channel(CHANNEL)
 
 
 async def test_leave_mid_game_seats_a_computer(
@@ -193,7 +194,7 @@ async def test_leave_mid_game_seats_a_computer(
     assert seat.is_computer and seat.computer == "medium" and seat.name == "Alice (bot)"
     await service.wait_idle()
     # the game goes on: only the host is left to act
-    view = service.table(tid)
+    view = service.directory.table(tid)
     assert view.state is not None and view.seats[view.state.actor_seats[0]].user_id == HOST
     # the host leaving too: nobody left, the table closes
     view = await service.leave(tid, HOST)
@@ -220,8 +221,8 @@ async def test_bookkeeping_is_kept_in_rows_of_its_own(service: TableService, sto
         KeptMessage(tid, HOST, None, channel_id=888, dm_failed=True)]
     assert await store.get_table(tid) == saved  # the table row was not saved again
     assert "dm_failed" not in [a.action for a in await store.actions(tid)]
-    assert service.table(tid).seats[0].dm_failed
-    assert service.table(tid).message_id == 555
+    assert service.directory.table(tid).seats[0].dm_failed
+    assert service.directory.table(tid).message_id == 555
 
 
 async def test_dm_ids_belong_to_the_hand_in_play(service: TableService, store: Store) -> None:
@@ -231,12 +232,12 @@ async def test_dm_ids_belong_to_the_hand_in_play(service: TableService, store: S
     assert first == 1
     service.directory.set_dm_message(tid, HOST, first, 777, channel_id=888)
     await service.wait_idle()
-    assert service.table(tid).seats[0].dm_message_id == 777
-    assert service.table(tid).seats[0].dm_hand_number == first
-    while service.table(tid).hand_number == first:
+    assert service.directory.table(tid).seats[0].dm_message_id == 777
+    assert service.directory.table(tid).seats[0].dm_hand_number == first
+    while service.directory.table(tid).hand_number == first:
         await move(service, tid, HOST)
         await service.wait_idle()
-    seat = service.table(tid).seats[0]
+    seat = service.directory.table(tid).seats[0]
     assert seat.dm_message_id is None and seat.dm_channel_id == 888
     record = await store.get_table(tid)
     assert record is not None and record.seats[0].hand_message_id is None

@@ -32,16 +32,16 @@ def test_the_guard_of_a_position_names_its_step_and_trick() -> None:
 
 async def test_a_taken_decision_is_refused_and_changes_nothing(service: TableService) -> None:
     view = await start_game(service, computers=2, max_cards=3)
-    me = service.hand_view(view.table_id, HOST)
+    me = service.directory.hand_view(view.table_id, HOST)
     guard = Guard.of(me)
     await service.act(view.table_id, HOST, Bid(me.legal_bids[0]), guard)
     await service.wait_idle()
-    before = service.table(view.table_id)
+    before = service.directory.table(view.table_id)
     with pytest.raises(TableError, match=r"^That menu is out of date: you already bid "):
         await service.act(view.table_id, HOST, Bid(me.legal_bids[-1]), guard)
-    after = service.table(view.table_id)
+    after = service.directory.table(view.table_id)
     assert after.saves == before.saves and after.state == before.state
-    me = service.hand_view(view.table_id, HOST)
+    me = service.directory.hand_view(view.table_id, HOST)
     if me.legal_cards:  # a card guard from the bidding is refused by its step, not by luck
         with pytest.raises(TableError, match="out of date"):
             await service.act(view.table_id, HOST, Play(me.legal_cards[0]), guard)

@@ -16,7 +16,7 @@ from tests.bot.conftest import ALICE, BOB, CHANNEL, GUILD, HOST
 async def test_open_join_deal(service: TableService, presenter: RecordingPresenter) -> None:
     view = await service.open_table(GUILD, CHANNEL, HOST, "Host")
     assert view.status is TableStatus.LOBBY and view.state is None and view.rules is None
-    assert service.table_for_channel(CHANNEL).table_id == view.table_id
+    assert service.directory.table_for_channel(CHANNEL).table_id == view.table_id
     await service.join(view.table_id, ALICE, "Alice")
     await service.add_computer(view.table_id, HOST, "easy")
     view = await service.deal(view.table_id, HOST)
@@ -32,9 +32,9 @@ async def test_one_table_per_channel(service: TableService) -> None:
     await service.open_table(GUILD, CHANNEL, HOST, "Host")
     with pytest.raises(TableError, match="already a table"):
         await service.open_table(GUILD, CHANNEL, ALICE, "Alice")
-    assert service.find_table(CHANNEL + 1) is None
+    assert service.directory.find_table(CHANNEL + 1) is None
     with pytest.raises(TableError, match="no table in this channel"):
-        service.table_for_channel(CHANNEL + 1)
+        service.directory.table_for_channel(CHANNEL + 1)
 
 
 async def test_lobby_refusals(service: TableService) -> None:
@@ -52,7 +52,7 @@ async def test_lobby_refusals(service: TableService) -> None:
         await service.add_computer(tid, HOST, "genius")
     with pytest.raises(TableError, match="not in this game"):
         await service.leave(tid, BOB)
-    assert len(service.table(tid).seats) == 2
+    assert len(service.directory.table(tid).seats) == 2
 
 
 async def test_table_full(service: TableService) -> None:
@@ -69,7 +69,7 @@ async def test_bad_options(service: TableService) -> None:
         await service.open_table(GUILD, CHANNEL, HOST, "Host", TableOptions(preset="poker"))
     with pytest.raises(TableError, match="do not work together"):
         await service.open_table(GUILD, CHANNEL, HOST, "Host", TableOptions(scoring="golf"))
-    assert service.find_table(CHANNEL) is None
+    assert service.directory.find_table(CHANNEL) is None
 
 
 async def test_leave_in_lobby_passes_host_and_last_one_out_cancels(
@@ -81,7 +81,7 @@ async def test_leave_in_lobby_passes_host_and_last_one_out_cancels(
     assert view.host_id == ALICE and [s.name for s in view.seats] == ["Alice"]
     view = await service.leave(tid, ALICE)
     assert view.status is TableStatus.CANCELLED
-    assert service.find_table(CHANNEL) is None
+    assert service.directory.find_table(CHANNEL) is None
     assert isinstance(presenter.events(tid)[-1], TableCancelled)
     # the channel is free again
     await service.open_table(GUILD, CHANNEL, BOB, "Bob")

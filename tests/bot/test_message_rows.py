@@ -95,7 +95,7 @@ async def test_a_failed_write_is_tried_again_with_the_newest_rows(
     await settle(rows)
     assert len(counting.writes) == 3
     assert await store.kept_messages(tid) == [KeptMessage(tid, TABLE_MESSAGE, 101, channel_id=1)]
-    assert service.table(tid).status.active  # the table never noticed
+    assert service.directory.table(tid).status.active  # the table never noticed
 
 
 async def test_rows_of_a_table_let_go_are_not_written(

@@ -37,10 +37,10 @@ async def test_loop_serves_other_tables_while_a_computer_thinks(store: Store) ->
         options = TableOptions(computers=3, seed=2, max_cards=1)
         t1 = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
         await service.deal(t1, HOST)
-        state = service.table(t1).state
+        state = service.directory.table(t1).state
         assert state is not None
         if state.actor_seats == (0,):
-            me = service.hand_view(t1, HOST)
+            me = service.directory.hand_view(t1, HOST)
             await service.bid(t1, HOST, me.legal_bids[0], me.hand_number)
         while not thinking.is_set():
             await asyncio.sleep(0.001)
@@ -72,7 +72,7 @@ async def test_process_pool_decides(store: Store) -> None:
         tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
         await service.deal(tid, HOST)
         await service.wait_idle()
-        state = service.table(tid).state
+        state = service.directory.table(tid).state
         assert state is not None and state.actor_seats == (0,)  # the computers moved
     finally:
         await service.close()

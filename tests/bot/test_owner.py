@@ -62,7 +62,7 @@ def service_on(store: Any, clock: ManualClock, **knobs: Any) -> TableService:
 
 
 async def computers_to_move(service: TableService, table_id: int) -> bool:
-    view = service.table(table_id)
+    view = service.directory.table(table_id)
     assert view.state is not None
     return any(view.seats[s].user_id is None for s in view.state.actor_seats)
 
@@ -86,7 +86,7 @@ async def test_a_computer_move_that_could_not_be_saved_is_tried_again(
             await clock.advance(60)
             await service.wait_idle()
         assert failing.fail_computers == 0
-        after = service.table(tid)
+        after = service.directory.table(tid)
         assert not await computers_to_move(service, tid), "the table still waits on a computer"
         assert after.state is not None and HOST in [after.seats[s].user_id
                                                     for s in after.state.actor_seats]
@@ -102,14 +102,14 @@ async def test_a_move_that_could_not_be_saved_is_refused_in_words(
     try:
         view = await start_game(service, computers=2)
         tid = view.table_id
-        before = service.table(tid)
+        before = service.directory.table(tid)
         failing.fail_people = 1
         with pytest.raises(TableError) as refused:
             await move(service, tid, HOST)
         assert str(refused.value) == str(NOT_SAVED)
-        assert service.table(tid).state == before.state  # nothing changed
+        assert service.directory.table(tid).state == before.state  # nothing changed
         await move(service, tid, HOST)  # and the same move goes through once the store is back
-        assert service.table(tid).state != before.state
+        assert service.directory.table(tid).state != before.state
     finally:
         await service.close()
 

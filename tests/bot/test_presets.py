@@ -22,7 +22,7 @@ async def _play_out(service: TableService, tid: int) -> None:
         await service.wait_idle()
         if not is_open(service, tid):
             return
-        view = service.table(tid)
+        view = service.directory.table(tid)
         assert view.state is not None
         assert 0 in view.state.actor_seats, "only the host can be awaited once computers moved"
         await any_move(service, tid, HOST, seed=step)
@@ -62,7 +62,7 @@ async def test_simultaneous_bidding_hides_bids_until_all_are_in(
     tid = (await service.open_table(GUILD, CHANNEL, HOST, "Host", options)).table_id
     view = await service.deal(tid, HOST)
     await service.wait_idle()
-    view = service.table(tid)
+    view = service.directory.table(tid)
     assert view.state is not None and view.state.phase is Phase.SIMULTANEOUS_BIDDING
     assert view.state.actor_seats == (0,)  # the computers have bid, the host not yet
     assert all(b is None for b in view.state.bids)  # nobody's bid shows

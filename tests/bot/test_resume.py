@@ -43,17 +43,17 @@ async def test_restart_mid_hand_resumes_where_it_stood(db_path: Path, clock: Man
     for _ in range(3):
         await move(service, tid, HOST)
         await service.wait_idle()
-    before = service.table(tid)
-    hand = service.hand_view(tid, HOST)
+    before = service.directory.table(tid)
+    hand = service.directory.hand_view(tid, HOST)
     assert before.state is not None and before.state.phase.value == "playing"
 
     service, store, presenter = await _restart(service, store, db_path, clock)
     try:
         report = await service.resume_all()
         assert report.resumed == [tid] and report.broken == []
-        after = service.table(tid)
+        after = service.directory.table(tid)
         assert after == before
-        assert service.hand_view(tid, HOST) == hand
+        assert service.directory.hand_view(tid, HOST) == hand
         # resuming says nothing but whose turn goes on, and since when (for its nudge)
         resumed = presenter.events(tid)
         assert resumed == [TurnResumed(seats=before.state.actor_seats, awaits=Play,
@@ -78,19 +78,19 @@ async def test_restart_resumes_pending_computer_moves(db_path: Path, clock: Manu
     await service.deal(view.table_id, HOST)
     await service.wait_idle()
     tid = view.table_id
-    state = service.table(tid).state
+    state = service.directory.table(tid).state
     assert state is not None
     if state.actor_seats == (0,):  # make the host move so computers are awaited
         await move(service, tid, HOST)
         await service.wait_idle()
-    state = service.table(tid).state
+    state = service.directory.table(tid).state
     assert state is not None and 0 not in state.actor_seats  # the computers sleep their delay
 
     service, store, presenter = await _restart(service, store, db_path, clock)
     try:
         await service.resume_all()
         await service.wait_idle()
-        state = service.table(tid).state
+        state = service.directory.table(tid).state
         assert state is not None and state.actor_seats == (0,)
         assert presenter.events(tid)  # their moves were published after the restart
     finally:
@@ -111,7 +111,7 @@ async def test_timers_survive_a_restart(db_path: Path, clock: ManualClock) -> No
     service, store, presenter = await _restart(service, store, db_path, clock)
     try:
         await service.resume_all()
-        resumed = service.table(tid)
+        resumed = service.directory.table(tid)
         assert resumed.deadline == deadline and resumed.warned
         await clock.advance(20)
         await service.wait_idle()
@@ -133,7 +133,7 @@ async def test_lobby_resumes_with_its_options(db_path: Path, clock: ManualClock)
     service, store, _presenter = await _restart(service, store, db_path, clock)
     try:
         await service.resume_all()
-        view = service.table_for_channel(CHANNEL)
+        view = service.directory.table_for_channel(CHANNEL)
         assert view.status is TableStatus.LOBBY and view.options == options
         assert [s.name for s in view.seats] == ["Host", "Bot 1", "Alice"]
         assert view.seats[2].dm_failed
@@ -158,8 +158,8 @@ async def test_broken_table_is_reported_and_skipped(db_path: Path, clock: Manual
         report = await service.resume_all()
         assert report.resumed == [good.table_id]
         assert [table_id for table_id, _ in report.broken] == [bad.table_id]
-        assert service.find_table(CHANNEL + 1) is None
-        assert service.table(good.table_id).state == good.state
+        assert service.directory.find_table(CHANNEL + 1) is None
+        assert service.directory.table(good.table_id).state == good.state
     finally:
         await service.close()
         await store.close()
@@ -188,11 +188,11 @@ async def test_restart_reads_options_and_dm_failures_from_meta(
     try:
         report = await service.resume_all()
         assert report.resumed == [tid]
-        view = service.table(tid)
+        view = service.directory.table(tid)
         assert view.options == options
         assert [s.dm_failed for s in view.seats] == [False, False, True, False]
         await service.deal(tid, HOST)
-        view = service.table(tid)
+        view = service.directory.table(tid)
         assert view.rules is not None and view.rules.name == "oh_pshaw"
         assert view.seats[2].dm_failed
     finally:
@@ -220,7 +220,7 @@ async def test_a_game_stored_before_meta_resumes_whole_after_migrating(
     await service.deal(tid, HOST)
     await service.leave(tid, ALICE)
     await service.wait_idle()
-    before = service.table(tid)
+    before = service.directory.table(tid)
     assert [(s.replaced_user_id, s.dm_failed) for s in before.seats] == [
         (None, False), (None, False), (ALICE, False), (None, True)]
     await service.close()
@@ -248,7 +248,7 @@ async def test_a_game_stored_before_meta_resumes_whole_after_migrating(
     try:
         report = await service.resume_all()
         assert report.resumed == [tid] and report.broken == []
-        after = service.table(tid)
+        after = service.directory.table(tid)
         assert after == before
         assert after.options == options and after.rules is not None
         assert after.rules.name == "oh_pshaw"
@@ -267,13 +267,13 @@ async def test_restart_keeps_who_a_computer_replaced(db_path: Path, clock: Manua
     await service.deal(tid, HOST)
     await service.leave(tid, ALICE)
     await service.wait_idle()
-    before = service.table(tid)
+    before = service.directory.table(tid)
     assert before.seats[2].replaced_user_id == ALICE and before.seats[2].user_id is None
 
     service, store, _presenter = await _restart(service, store, db_path, clock)
     try:
         await service.resume_all()
-        after = service.table(tid)
+        after = service.directory.table(tid)
         assert after.seats[2].replaced_user_id == ALICE
         assert after == before
     finally:
@@ -293,7 +293,7 @@ async def test_a_snapshot_saved_before_hands_kept_their_play_still_resumes(
     other = await start_game(service, computers=2, max_cards=3, turn_timeout=60,
                              channel=CHANNEL + 1)
     for view in (game, other):
-        while not service.table(view.table_id).state.scoresheet:  # type: ignore[union-attr]
+        while not service.directory.table(view.table_id).state.scoresheet:  # type: ignore[union-attr]
             await move(service, view.table_id, HOST)
             await service.wait_idle()
     for view, damage in ((game, False), (other, True)):
@@ -305,14 +305,14 @@ async def test_a_snapshot_saved_before_hands_kept_their_play_still_resumes(
             if damage:
                 hand["points"][0] += 1
         await store.save_table(replace(record, snapshot_json=json.dumps(data)))
-    before = service.table(game.table_id)
+    before = service.directory.table(game.table_id)
 
     service, store, _presenter = await _restart(service, store, db_path, clock)
     try:
         report = await service.resume_all()
         assert report.resumed == [game.table_id]
         assert [table_id for table_id, _ in report.broken] == [other.table_id]
-        assert service.table(game.table_id).state == before.state
+        assert service.directory.table(game.table_id).state == before.state
         while is_open(service, game.table_id):
             await move(service, game.table_id, HOST)
             await service.wait_idle()
@@ -337,17 +337,17 @@ async def test_message_ids_noted_after_the_last_move_survive_a_kill(
     tid = view.table_id
     await move(service, tid, HOST)
     await service.wait_idle()
-    saves = service.table(tid).saves
+    saves = service.directory.table(tid).saves
     service.directory.set_table_message(tid, 5555)
     service.directory.set_dm_message(tid, HOST, view.hand_number or 1, 7777, channel_id=8888)
     await service.wait_idle()  # the rows are written; no move follows, the table row is as was
-    assert service.table(tid).saves == saves
+    assert service.directory.table(tid).saves == saves
     # killed: neither the service nor the store is closed; a new process opens the file
     restarted = await Store.open(db_path)
     again = TableService(restarted, RecordingPresenter(), config=CONFIG, clock=clock)
     try:
         assert (await again.resume_all()).resumed == [tid]
-        resumed = again.table(tid)
+        resumed = again.directory.table(tid)
         assert resumed.message_id == 5555
         assert (resumed.seats[0].dm_message_id, resumed.seats[0].dm_channel_id) == (7777, 8888)
         assert resumed.seats[0].dm_hand_number == view.hand_number
@@ -372,7 +372,7 @@ async def test_an_upgrade_to_message_rows_keeps_the_live_tables_messages(
     service.directory.set_dm_message(tid, HOST, view.hand_number or 1, 7777, channel_id=8888)
     await move(service, tid, HOST)  # a save of the table: its row holds the ids, as 0013 had
     await service.wait_idle()
-    before = service.table(tid)
+    before = service.directory.table(tid)
     await service.close()
     await store.close()
     with sqlite3.connect(db_path) as db:  # back to version 13: no message rows
@@ -384,7 +384,7 @@ async def test_an_upgrade_to_message_rows_keeps_the_live_tables_messages(
     try:
         assert [k.message_id for k in await store.kept_messages(tid)] == [5555, 7777]
         await service.resume_all()
-        after = service.table(tid)
+        after = service.directory.table(tid)
         assert after == before
         assert after.message_id == 5555 and after.seats[0].dm_message_id == 7777
     finally:

@@ -90,7 +90,7 @@ async def open_game(p: Process, guild: int, channel: int, seed: int) -> TableVie
     )
     await p.service.deal(view.table_id, HOST)
     await p.service.wait_idle()
-    return p.service.table(view.table_id)
+    return p.service.directory.table(view.table_id)
 
 
 async def play_to_the_end(p: Process, table_id: int) -> None:
@@ -119,8 +119,8 @@ async def test_each_process_plays_its_own_tables_to_the_end(
         assert await a.store.table_owner(view.table_id) == "process-a"
     await b.leases.tick()  # b renews and claims: a is alive, so nothing of a's
     await a.leases.tick()
-    assert {v.table_id for v in a.service.tables()} == {v.table_id for v in mine}
-    assert {v.table_id for v in b.service.tables()} == {v.table_id for v in theirs}
+    assert {v.table_id for v in a.service.directory.tables()} == {v.table_id for v in mine}
+    assert {v.table_id for v in b.service.directory.tables()} == {v.table_id for v in theirs}
     for view in mine:
         await play_to_the_end(a, view.table_id)
     for view in theirs:
@@ -147,7 +147,7 @@ async def test_a_dead_process_tables_go_on_in_the_other_with_no_move_lost_or_dou
     for _ in range(3):
         await move(a.service, table, HOST)
         await a.service.wait_idle()
-    last_seen_by_a = a.service.table(table)
+    last_seen_by_a = a.service.directory.table(table)
     logged_by_a = await moves_logged(a.store, table)
 
     # a dies: no more renewals, no more moves. While its lease lasts b leaves its table alone.
@@ -157,7 +157,7 @@ async def test_a_dead_process_tables_go_on_in_the_other_with_no_move_lost_or_dou
     clock.now += 2
     await b.leases.tick()  # a's lease ran out: b resumes a's table where a committed it
     assert is_open(b.service, table)
-    assert b.service.table(table) == last_seen_by_a
+    assert b.service.directory.table(table) == last_seen_by_a
     assert await b.store.table_owner(table) == "process-b"
 
     # a wakes up (it had only stalled) and tries to go on: refused in words, nothing written,
@@ -195,7 +195,7 @@ async def test_a_restarted_process_gets_its_tables_back(
     await move(b.service, table, HOST)  # the game goes on at b meanwhile
     await b.service.wait_idle()
     logged = await moves_logged(b.store, table)
-    seen = b.service.table(table)
+    seen = b.service.directory.table(table)
 
     restarted = await start(a.store.address.dsn or "", "process-a2",
                             ShardPlan(SHARDS, (0,), (), LEASE), clock)
@@ -206,7 +206,7 @@ async def test_a_restarted_process_gets_its_tables_back(
         with pytest.raises(Exception, match="another process"):
             await b.store.save_table(await b.store.get_table(table) or _missing(table))
         await restarted.leases.tick()
-        assert restarted.service.table(table) == seen
+        assert restarted.service.directory.table(table) == seen
         await play_to_the_end(restarted, table)
         record = await restarted.store.get_table(table)
         assert record is not None and record.snapshot_json is not None

@@ -74,6 +74,6 @@ async def test_setup_hook_opens_store_loads_cogs_and_resumes(tmp_path: Path) -> 
         assert bot.extensions["tests.bot.fake_cog"].loaded == [bot]
         assert isinstance(bot.presenter, RecordingPresenter)
         assert bot.resume_report is not None and bot.resume_report.resumed == [tid]
-        assert bot.tables.table_for_channel(CHANNEL).table_id == tid
+        assert bot.tables.directory.table_for_channel(CHANNEL).table_id == tid
     finally:
         await bot.close()

@@ -42,7 +42,7 @@ async def test_warning_then_timeout_move(
     await clock.advance(1)
     await service.wait_idle()
     assert presenter.events() == [TimerWarning(seats=(0,), deadline=view.deadline)]
-    assert service.table(tid).warned
+    assert service.directory.table(tid).warned
 
     await clock.advance(30)
     await service.wait_idle()
@@ -50,7 +50,7 @@ async def test_warning_then_timeout_move(
     assert TimedOut(seat=0, timeouts_in_row=1) in events
     assert _moved(events, 0)
     assert SeatAutopiloted(seat=0, on=True) not in events
-    view = service.table(tid)
+    view = service.directory.table(tid)
     assert not view.seats[0].autopilot and view.seats[0].timeouts_in_row == 1
 
 
@@ -59,13 +59,13 @@ async def test_acting_resets_the_count(service: TableService, clock: ManualClock
     tid = view.table_id
     await clock.advance(60)
     await service.wait_idle()
-    assert service.table(tid).seats[0].timeouts_in_row == 1
-    me = service.hand_view(tid, HOST)
+    assert service.directory.table(tid).seats[0].timeouts_in_row == 1
+    me = service.directory.hand_view(tid, HOST)
     if me.legal_bids:
         await service.bid(tid, HOST, me.legal_bids[0], me.hand_number)
     else:
         await service.play(tid, HOST, me.legal_cards[0], me.hand_number)
-    assert service.table(tid).seats[0].timeouts_in_row == 0
+    assert service.directory.table(tid).seats[0].timeouts_in_row == 0
 
 
 async def test_two_timeouts_put_the_seat_on_autopilot(
@@ -75,7 +75,7 @@ async def test_two_timeouts_put_the_seat_on_autopilot(
     tid = view.table_id
     await clock.advance(60)
     await service.wait_idle()
-    assert service.table(tid).seats[0].timeouts_in_row == 1
+    assert service.directory.table(tid).seats[0].timeouts_in_row == 1
     await clock.advance(60)
     await service.wait_idle()
     events = presenter.events(tid)
@@ -101,7 +101,7 @@ async def test_person_takes_the_seat_back(
 
         async def until_host_awaited() -> None:
             for _ in range(100):
-                v = service.table(tid)
+                v = service.directory.table(tid)
                 if v.state is not None and 0 in v.state.actor_seats:
                     return
                 await clock.advance(5)
@@ -114,7 +114,7 @@ async def test_person_takes_the_seat_back(
         await until_host_awaited()
         await clock.advance(60)  # second: autopilot
         await service.wait_idle()
-        assert service.table(tid).seats[0].autopilot
+        assert service.directory.table(tid).seats[0].autopilot
 
         # on autopilot, acting on one's own turn (before the computer's pacing delay runs
         # out) takes the seat back
@@ -123,12 +123,12 @@ async def test_person_takes_the_seat_back(
         live.seats[0].autopilot = True  # the state two timeouts leave, on the host's turn
         # the computer would move after its 5 s delay
         await service._runner.resume(live, service.clock.now())
-        me = service.hand_view(tid, HOST)
+        me = service.directory.hand_view(tid, HOST)
         if me.legal_bids:
             await service.bid(tid, HOST, me.legal_bids[0], me.hand_number)
         else:
             await service.play(tid, HOST, me.legal_cards[0], me.hand_number)
-        assert not service.table(tid).seats[0].autopilot
+        assert not service.directory.table(tid).seats[0].autopilot
         assert SeatAutopiloted(seat=0, on=False) in presenter.events(tid)[-6:]
     finally:
         await service.close()
@@ -151,6 +151,6 @@ async def test_turn_timers_wait_in_the_scheduler_the_service_is_given(
         assert len(scheduler) == 2  # the warning and the time-out of the turn
         await clock.advance(60)
         await service.wait_idle()
-        assert service.table(view.table_id).seats[0].timeouts_in_row == 1
+        assert service.directory.table(view.table_id).seats[0].timeouts_in_row == 1
     finally:
         await service.close()

@@ -56,7 +56,7 @@ async def _until_a_computer_thinks(
     for _ in range(100_000):
         if decide.thinking.is_set():
             return
-        view = service.table(tid)
+        view = service.directory.table(tid)
         assert view.state is not None
         people = [s for s in view.state.actor_seats if view.seats[s].user_id is not None]
         if people:
@@ -88,7 +88,7 @@ async def test_end_returns_while_a_computer_is_still_thinking(
         view = ending.result()
         assert view.status is TableStatus.CANCELLED
         assert isinstance(presenter.events(tid)[-1], TableCancelled)
-        assert service.find_table(CHANNEL) is None
+        assert service.directory.find_table(CHANNEL) is None
     finally:
         decide.gate.set()
         await service.close()
@@ -133,7 +133,7 @@ async def test_a_decision_on_a_changed_table_is_dropped_and_made_again(
             if a.seat == thinker and a.action == log[1].action and a.payload["hand"] == hand
         ]
         assert len(moves_of_thinker) == 1  # the dropped decision was never applied
-        view = service.table(tid)
+        view = service.directory.table(tid)
         assert view.seats[3].user_id is None and view.seats[3].replaced_user_id == ALICE
     finally:
         decide.gate.set()
@@ -156,7 +156,7 @@ async def test_close_tells_the_moves_computers_committed_before_it(
         await service.deal(tid, HOST)
         await _until_a_computer_thinks(service, tid, decide)  # the second decision
         first, _hand = decide.calls[0]
-        committed = service.table(tid)
+        committed = service.directory.table(tid)
         assert committed.state is not None and committed.state.bids[first] is not None
         await service.close()
     finally:

@@ -31,7 +31,7 @@ class Driver:
         return self.h.bot.tables  # type: ignore[attr-defined]
 
     def view(self) -> TableView | None:
-        return self.svc.find_table(self.channel)
+        return self.svc.directory.find_table(self.channel)
 
     def member(self, user_id: int | None) -> Member | None:
         return self.h.members.get(user_id) if user_id is not None else None
@@ -75,7 +75,7 @@ class Driver:
     def move_for(self, seat: int) -> tuple[str, Any]:
         view = self.view()
         assert view is not None
-        pv = self.svc.seat_view(view.table_id, seat)
+        pv = self.svc.directory.seat_view(view.table_id, seat)
         if pv.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
             return "bid", self.rng.choice(pv.legal_bids)
         if pv.phase is Phase.PLAYING:
@@ -161,7 +161,7 @@ class PrivacyWatch:
         svc = self.h.bot.tables  # type: ignore[attr-defined]
         owners: dict[Card, int | None] = {}
         public: set[Card] = set()
-        for view in svc.tables():
+        for view in svc.directory.tables():
             if view.state is None:
                 continue
             if view.state.trump_card is not None:
@@ -169,7 +169,7 @@ class PrivacyWatch:
             if view.state.super_trump is not None:
                 public.add(view.state.super_trump)  # named by the turned card, not its holder
             for s in view.seats:
-                for c in svc.seat_view(view.table_id, s.seat).hand:
+                for c in svc.directory.seat_view(view.table_id, s.seat).hand:
                     owners[c] = s.user_id if s.user_id is not None else -1 - s.seat
         return owners, public
 

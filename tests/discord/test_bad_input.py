@@ -15,7 +15,7 @@ async def test_start_refuses_rules_that_can_never_be_dealt(h: Harness) -> None:
         "These rules can never be dealt: Each player discards 2, so every hand needs more "
         "than 2 cards."
     )
-    assert h.bot.tables.find_table(h.channel) is None  # type: ignore[attr-defined]
+    assert h.bot.tables.directory.find_table(h.channel) is None  # type: ignore[attr-defined]
     # the same preset with a hand that can be dealt opens as usual
     await h.send(h.slash("ohhell start", alice, preset="ouch", max_cards=5))
-    assert h.bot.tables.find_table(h.channel) is not None  # type: ignore[attr-defined]
+    assert h.bot.tables.directory.find_table(h.channel) is not None  # type: ignore[attr-defined]

@@ -33,7 +33,7 @@ async def test_a_table_whose_log_does_not_replay_is_set_aside_and_said_so(
     report = h2.bot.resume_report
     assert [tid for tid, _ in report.broken] == [table.table_id]
     assert "does not replay" in report.broken[0][1]
-    assert h2.bot.tables.find_table(h.channel) is None  # not resumed
+    assert h2.bot.tables.directory.find_table(h.channel) is None  # not resumed
     told = [c for c in h2.fake.log if c.path == CHANNEL_MESSAGES and c.method == "POST"
             and str(h.channel) in c.url]
     assert [c.json["content"] for c in told] == [BROKEN_NOTICE]

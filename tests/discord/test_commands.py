@@ -57,7 +57,7 @@ async def test_rules_scores_and_autocomplete(h: Harness) -> None:
     assert all(f"\n{name}  " in sheet for name in ("alice", "bob", "carol"))
     (seat, m), = d.awaited()
     view = d.view()
-    legal = d.svc.seat_view(view.table_id, seat).legal_cards
+    legal = d.svc.directory.seat_view(view.table_id, seat).legal_cards
     calls = await h.send(h.autocomplete("ohhell play", m, "card", ""))
     offered = [c["value"] for c in calls[0].json["data"]["choices"]]
     assert sorted(offered) == sorted(c.code for c in legal) and calls[0].audience == m.id
@@ -113,14 +113,14 @@ async def test_server_settings_are_the_defaults_of_new_tables(h: Harness) -> Non
     calls = await h.send(h.slash("ohhell start", alice, bots=2))
     assert calls[0].body["content"] == "Computer players are turned off in this server."
     await h.send(h.slash("ohhell start", alice))
-    view = h.bot.tables.find_table(h.channel)  # type: ignore[attr-defined]
+    view = h.bot.tables.directory.find_table(h.channel)  # type: ignore[attr-defined]
     assert view.options.preset == "vanikar" and view.options.turn_timeout == 300
     assert view.options.scoring == "penalty"
     calls = await h.send(h.slash("ohhell addbot", alice))
     assert calls[0].body["content"] == "Computer players are turned off in this server."
     calls = await h.send(h.click(view.message_id, "Cancel", alice))
     assert calls[0].path == CALLBACK and calls[0].json["type"] == 7
-    assert h.bot.tables.find_table(h.channel) is None  # type: ignore[attr-defined]
+    assert h.bot.tables.directory.find_table(h.channel) is None  # type: ignore[attr-defined]
 
 
 async def test_settings_show_real_values_allow_untimed_and_go_back(boot: Boot) -> None:
@@ -140,7 +140,7 @@ async def test_settings_show_real_values_allow_untimed_and_go_back(boot: Boot) -
     assert "Turn timeout: **untimed**" in untimed and "Scoring: **penalty**" in untimed
     assert "Hook: **off**" in untimed and "Preset: **vanikar**" in untimed
     await h.send(h.slash("ohhell start", alice))
-    view = h.bot.tables.find_table(h.channel)  # type: ignore[attr-defined]
+    view = h.bot.tables.directory.find_table(h.channel)  # type: ignore[attr-defined]
     assert view.options.turn_timeout == 0  # an untimed default makes untimed tables
     lobby = h.fake.messages[view.message_id]["embeds"][0]
     assert "no turn timer" in str(lobby)

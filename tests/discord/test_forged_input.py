@@ -66,7 +66,7 @@ async def test_another_servers_manager_cannot_end_a_table(h: Harness) -> None:
     alice = h.member("alice")
     mallory = h.member("mallory", admin=True)  # Manage Server: here, and in her own server
     await h.send(h.slash("ohhell start", alice))
-    table = h.bot.tables.find_table(h.channel)  # type: ignore[attr-defined]
+    table = h.bot.tables.directory.find_table(h.channel)  # type: ignore[attr-defined]
     cancel = f"ohhell:lobby:{table.table_id}:cancel"
     from_her_server = forged_click(h, mallory, cancel, channel=snowflake(), guild_id=OTHER_GUILD)
     assert answer_to(await h.send(from_her_server), mallory) == NOT_HERE
@@ -75,13 +75,13 @@ async def test_another_servers_manager_cannot_end_a_table(h: Harness) -> None:
     join = forged_click(h, mallory, f"ohhell:lobby:{table.table_id}:join", channel=snowflake(),
                         guild_id=OTHER_GUILD)
     assert answer_to(await h.send(join), mallory) == NOT_HERE
-    still = h.bot.tables.find_table(h.channel)  # type: ignore[attr-defined]
+    still = h.bot.tables.directory.find_table(h.channel)  # type: ignore[attr-defined]
     assert still is not None and still.table_id == table.table_id
     assert [seat.user_id for seat in still.seats] == [alice.id]
     # the same button in the table's own channel still works for a manager
     here = forged_click(h, mallory, cancel, channel=h.channel)
     await h.send(here)
-    assert h.bot.tables.find_table(h.channel) is None  # type: ignore[attr-defined]
+    assert h.bot.tables.directory.find_table(h.channel) is None  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("custom_id", [
@@ -126,10 +126,10 @@ async def test_option_values_outside_the_command_are_refused_in_words(
     assert text.startswith(said), text
     assert await h.bot.store.get_settings(h.guild_id) == before  # type: ignore[attr-defined]
     assert await h.bot.store.get_notify(boss.id) is None  # type: ignore[attr-defined]
-    assert h.bot.tables.find_table(h.channel) is None  # type: ignore[attr-defined]
+    assert h.bot.tables.directory.find_table(h.channel) is None  # type: ignore[attr-defined]
     # the server's tables still open, with its defaults
     await h.send(h.slash("ohhell start", boss))
-    assert h.bot.tables.find_table(h.channel) is not None  # type: ignore[attr-defined]
+    assert h.bot.tables.directory.find_table(h.channel) is not None  # type: ignore[attr-defined]
 
 
 async def test_a_stored_default_out_of_bounds_is_refused_in_words_at_start(h: Harness) -> None:
@@ -141,8 +141,8 @@ async def test_a_stored_default_out_of_bounds_is_refused_in_words_at_start(h: Ha
     assert text.startswith("The option turn_timeout cannot be 100000 (")
     assert text.endswith("If it is this server's default, a server manager can set it again "
                          "with /ohhell settings.")
-    assert h.bot.tables.find_table(h.channel) is None  # type: ignore[attr-defined]
+    assert h.bot.tables.directory.find_table(h.channel) is None  # type: ignore[attr-defined]
     boss = h.member("boss", admin=True)
     await h.send(h.slash("ohhell settings", boss, reset="turn_timeout"))
     await h.send(h.slash("ohhell start", alice))
-    assert h.bot.tables.find_table(h.channel) is not None  # type: ignore[attr-defined]
+    assert h.bot.tables.directory.find_table(h.channel) is not None  # type: ignore[attr-defined]

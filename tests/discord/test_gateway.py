@@ -69,7 +69,7 @@ async def test_a_deleted_channel_or_thread_ends_its_table(boot: Boot, where: str
     await h.close()
     h2 = await boot(share_with=h)
     assert h2.bot.resume_report.resumed == []  # never resumed
-    assert h2.bot.tables.find_table(channel) is None
+    assert h2.bot.tables.directory.find_table(channel) is None
 
 
 async def test_the_bot_removed_from_a_server_ends_its_tables(h: Harness) -> None:
@@ -79,7 +79,7 @@ async def test_the_bot_removed_from_a_server_ends_its_tables(h: Harness) -> None
     assert table is not None
     remember_controls(d)
     await faults.guild_delete(unavailable=False)
-    assert h.bot.tables.tables() == []
+    assert h.bot.tables.directory.tables() == []
     assert (await stored(h, table.table_id)).status.value == "cancelled"
     assert await h.bot.store.game_for_table(table.table_id) is None
     assert await refusal(d) == str(GONE_GUILD)

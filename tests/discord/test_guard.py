@@ -31,7 +31,7 @@ async def _to_a_card_choice(game: Driver) -> tuple[int, Member, list[Card]]:
     """Play on (by slash command) until a person must pick a card from two or more."""
     for _ in range(200):
         seat, m = game.awaited()[0]
-        pv = game.svc.seat_view(game.view().table_id, seat)
+        pv = game.svc.directory.seat_view(game.view().table_id, seat)
         if pv.phase is Phase.PLAYING and len(pv.legal_cards) >= 2:
             return seat, m, list(pv.legal_cards)
         await game.act_slash(seat, m)
@@ -39,7 +39,7 @@ async def _to_a_card_choice(game: Driver) -> tuple[int, Member, list[Card]]:
 
 
 def _held(game: Driver, seat: int) -> tuple[Card, ...]:
-    return tuple(game.svc.seat_view(game.view().table_id, seat).hand)
+    return tuple(game.svc.directory.seat_view(game.view().table_id, seat).hand)
 
 
 def _picks(game: Driver, m: Member, cards: list[Card]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -110,7 +110,7 @@ async def test_trump_buttons_and_discard_menus_say_their_suits_and_cards_in_word
     await d.lobby(preset="ouch")
     seat, member = d.awaited()[0]
     (menu,) = h.components(d.hand_message(member))
-    hand = d.svc.seat_view(d.view().table_id, seat).hand
+    hand = d.svc.directory.seat_view(d.view().table_id, seat).hand
     assert {o["description"] for o in menu["options"]} == {c.name for c in hand}
     assert all(o["label"] == str(Card.parse(o["value"])) for o in menu["options"])
     assert menu["min_values"] == menu["max_values"] == 2

@@ -180,7 +180,7 @@ async def test_an_english_client_reads_the_card_select_as_before(h: Harness) -> 
         await d.act_slash(seat, member)
     seat, member = d.awaited()[0]
     hand = (await d.slash("ohhell hand", member))[0]
-    pv = d.svc.seat_view(d.view().table_id, seat)
+    pv = d.svc.directory.seat_view(d.view().table_id, seat)
     options = _options(h, hand.message_id or 0)
     assert [(o["label"], o["description"]) for o in options] == [
         (str(c), c.name) for c in sort_hand(list(pv.legal_cards))]

@@ -107,7 +107,7 @@ async def test_a_card_named_in_norwegian_is_played(h: Harness,
         seat, member = d.awaited()[0]
         await d.act_slash(seat, member)
     seat, member = d.awaited()[0]
-    card = d.svc.seat_view(d.view().table_id, seat).legal_cards[0]
+    card = d.svc.directory.seat_view(d.view().table_id, seat).legal_cards[0]
     assert card.suit is not None
     said = f"{NORWEGIAN_SUITS[card.suit]} {NORWEGIAN_RANKS.get(card.rank, card.rank)}"
     before = d.view().saves

@@ -81,7 +81,7 @@ async def test_illegal_card_and_bad_text(game: Driver) -> None:
     for _ in range(200):  # play on until someone must follow suit and could not play anything
         seat, m = game.awaited()[0]
         view = game.view()
-        pv = game.svc.seat_view(view.table_id, seat)
+        pv = game.svc.directory.seat_view(view.table_id, seat)
         if pv.phase is Phase.PLAYING and set(pv.hand) - set(pv.legal_cards):
             break
         await game.act_slash(seat, m)
@@ -92,7 +92,7 @@ async def test_illegal_card_and_bad_text(game: Driver) -> None:
     assert "follow" in text.lower(), text
     assert refusal(await game.slash("ohhell play", m, card="banana"), m).startswith("'banana'")
     mine = set(pv.hand)
-    other = next(c for c in (game.svc.seat_view(view.table_id, s).hand
+    other = next(c for c in (game.svc.directory.seat_view(view.table_id, s).hand
                              for s in range(3) if s != seat) for c in c if c not in mine)
     text = refusal(await game.slash("ohhell play", m, card=other.code), m)
     assert text == f"You do not hold the {other}."  # the card they typed, nothing more

@@ -90,11 +90,11 @@ async def test_one_table_edit_shows_a_card_and_the_computers_answer(
     view = d.view()
     assert view is not None and view.message_id is not None
     seat, _ = d.awaited()[0]
-    hand_before = set(d.svc.hand_view(view.table_id, alice.id).hand)
+    hand_before = set(d.svc.directory.hand_view(view.table_id, alice.id).hand)
     h.fake.take()
 
     calls = await d.act_controls(seat, alice)
-    (played,) = hand_before - set(d.svc.hand_view(view.table_id, alice.id).hand)
+    (played,) = hand_before - set(d.svc.directory.hand_view(view.table_id, alice.id).hand)
     assert calls[0].is_callback and calls[0].json["type"] == 7  # her DM shows the card gone
     assert [c for c in calls if c.is_rest] == []  # the table waits for the computers' answer
 
@@ -126,10 +126,10 @@ async def test_a_held_update_waits_no_longer_than_the_computer_hold(
     view = d.view()
     assert view is not None and view.message_id is not None
     seat, _ = d.awaited()[0]
-    hand_before = set(d.svc.hand_view(view.table_id, alice.id).hand)
+    hand_before = set(d.svc.directory.hand_view(view.table_id, alice.id).hand)
     h.fake.take()
     await d.act_controls(seat, alice)
-    (played,) = hand_before - set(d.svc.hand_view(view.table_id, alice.id).hand)
+    (played,) = hand_before - set(d.svc.directory.hand_view(view.table_id, alice.id).hand)
     await moments(clock, 0.5)
     (edit,) = table_edits(h.fake.take(), view.message_id)
     trick = field(edit.json, f"Trick {view.state.trick_number}")  # type: ignore[union-attr]
@@ -316,7 +316,7 @@ async def test_a_shutdown_delivers_committed_computer_moves(
     (seat, _), = d1.awaited()
     h1.fire(d1.controls_payload(seat, alice))
     await asyncio.wait_for(second.wait(), 10)  # one computer answered (committed), one thinks
-    committed = svc.table(view.table_id)
+    committed = svc.directory.table(view.table_id)
     await h1.close()
     gate.set()
     shown = h1.fake.messages[mid]

@@ -75,7 +75,7 @@ async def test_two_processes_a_death_a_takeover_and_a_hand_back(boot: Boot) -> N
     assert await ha.bot.store.table_owner(table_a) == ha.bot.store.owner
     assert await hb.bot.store.table_owner(table_b) == hb.bot.store.owner
     await hb.bot.leases.tick()  # b renews and claims: a is alive, nothing of a's moves to b
-    assert hb.bot.tables.find_table(da.channel) is None
+    assert hb.bot.tables.directory.find_table(da.channel) is None
 
     # Each plays its own server's table; b's to the end.
     for _ in range(4):
@@ -98,21 +98,21 @@ async def test_two_processes_a_death_a_takeover_and_a_hand_back(boot: Boot) -> N
         "UPDATE processes SET renewed_at = 0 WHERE owner = ?", (owner_a,)
     )
     await hb.bot.leases.tick()
-    resumed = hb.bot.tables.table(table_a)
+    resumed = hb.bot.tables.directory.table(table_a)
     assert resumed.saves == before.saves and resumed.message_id == before.message_id
     # Nobody can click in a's server while shard 0 is down: the turn timer moves at b.
     await clock.advance(61)
     await drain()
-    assert hb.bot.tables.table(table_a).saves > before.saves
+    assert hb.bot.tables.directory.table(table_a).saves > before.saves
     note = hb.fake.messages[before.message_id]["embeds"][0].get("footer", {}).get("text", "")
     assert "ran out of time" in note
 
     # a restarts (a new process on shard 0): b hands the table back, a plays it to the end.
     ha2 = await boot(0, GUILD_0, share_with=ha, channel_ids=ha.channels)
     ha2.members = ha.members
-    assert ha2.bot.tables.find_table(da.channel) is None  # b still held it at a's start
+    assert ha2.bot.tables.directory.find_table(da.channel) is None  # b still held it at a's start
     await hb.bot.leases.tick()
-    assert hb.bot.tables.find_table(da.channel) is None
+    assert hb.bot.tables.directory.find_table(da.channel) is None
     await ha2.bot.leases.tick()
     d2 = Driver(ha2, [alice, bob, carol], seed=5)
     assert d2.view() is not None

@@ -23,7 +23,7 @@ class JokerDriver(Driver):
                          message_id: int | None = None) -> dict[str, Any]:
         view = self.view()
         assert view is not None
-        pv = self.svc.seat_view(view.table_id, seat)
+        pv = self.svc.directory.seat_view(view.table_id, seat)
         if pv.phase is not Phase.PLAYING:
             return super().controls_payload(seat, member, message_id)
         mid = message_id if message_id is not None else self.hand_message(member)

@@ -123,7 +123,8 @@ class Settings:
     learned: int = 0
     """1: the learned models decide (engine/ai/learned.py), searching only where their best
     two candidates are within `close` tenths of a point (0: never), their values counting as
-    `prior` deals beside the search's."""
+    `prior` deals beside the search's. Off by default: it plays below today's hard (the
+    figures are in engine/ai/learned.py)."""
     close: int = 10
     prior: int = 16
 

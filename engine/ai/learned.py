@@ -10,6 +10,16 @@ candidates are closer than `close` tenths of a point, hard's search runs at the 
 Suits are renamed before the models see them: trump first, then the others in their usual order,
 so what is learned about one suit serves all four. The weights ship in engine/ai/weights/ as plain
 arrays; the models only ever choose among the view's legal moves.
+
+Not the default: it does not reach hard@fff6f55 at 200 deals. The shipped weights (4,000
+self-play hands, 12,731 card and 15,593 bid labels at 16 deals each; held-out, the model picks
+the search's own choice in 47% of card and 67% of bid decisions), on bench/anchor.py's 100 deals
+of seed 7 against simple opponents (400 seat-hands, paired, points a hand, CPU per decision
+p50/p95): the models alone (close 0) -2.36 +- 0.31 at 0.3/0.7 ms; with the search where close
+(close 10, prior 16, think_time 0.012, batch 8) -1.15 +- 0.26 at 13.2/17.4 ms, the same as that
+search without the models (-1.14 +- 0.25 at 14.0/16.9 ms) and as the fair IS-MCTS-1000 (-1.08
++- 0.27); models for bids only, cards searched: -1.24 +- 0.25. The models are too weak to guide
+the search at this amount of data.
 """
 
 from __future__ import annotations

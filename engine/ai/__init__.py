@@ -9,6 +9,7 @@
     player.choose_discards(view) -> list[Card]
     player.choose_move(view)              # the Move the view's phase awaits (engine.moves)
     suggest(view, seed=1) -> Hint         # hard's move for a person, its reason in numbers
+    create_player("hard", seed=1, think_time=0.01, learned=1)  # learned models, search if close
 
 Levels: `random` (uniform legal moves), `easy` (simple rules), `medium` (counts cards and voids,
 bids sure and likely tricks, ducks once made, takes when it must) and `hard` (determinized

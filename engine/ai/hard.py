@@ -42,6 +42,7 @@ from engine.ai.bits import FULL, mask_of
 from engine.ai.history import kind_priors
 from engine.ai.infer import Chain
 from engine.ai.knowledge import Knowledge, read_view
+from engine.ai.learned import learned_bid, learned_card
 from engine.ai.opponents import OpponentModel
 from engine.ai.players import MediumPlayer
 from engine.ai.policy import TAKE_WHEN_BUST, TrickEstimator, easy_count, nearest_bid
@@ -61,7 +62,7 @@ from engine.ai.sim import (
 )
 from engine.ai.special import Option, SpecialSearch
 from engine.cards import STANDARD_DECK, Card
-from engine.moves import Phase
+from engine.moves import Bid, Phase
 from engine.scoring import hand_points
 from engine.view import PlayerView
 
@@ -121,6 +122,13 @@ class Settings:
     exact_bids: int = 1
     """1: the model expects each kind's bid to be the legal bid nearest its count, as our
     players and simple rule-based ones bid (0: a bell around the count)."""
+    learned: int = 0
+    """1: the learned models decide (engine/ai/learned.py), searching only where their best
+    two candidates are within `close` tenths of a point (0: never), their values counting as
+    `prior` deals beside the search's. Off by default: it plays below today's hard (the
+    figures are in engine/ai/learned.py)."""
+    close: int = 10
+    prior: int = 16
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -264,7 +272,22 @@ class HardPlayer(MediumPlayer):
 
     # ----- card play -----
 
+    def search_values(self, view: PlayerView) -> dict[int, float]:
+        """The search's mean score per candidate at `view` (card index or bid), as it decides:
+        what the learned models are trained to predict (train/selfplay.py)."""
+        if view.phase.awaits is Bid:
+            self.search_bid(view)
+            return {int(bid): value for bid, value in self.last_values.items()}
+        card = self._card(view)
+        search = self.last_search
+        if search is None:
+            return {card.index: 0.0}
+        return {c: search.totals[i] / search.seen[i]
+                for i, c in enumerate(search.candidates) if search.seen[i] > 0.0}
+
     def _card(self, view: PlayerView) -> Card:
+        if self.settings.learned:
+            return learned_card(self, view)
         self.last_search = None
         k = read_view(view)
         legal = mask_of(view.legal_cards)
@@ -440,6 +463,10 @@ class HardPlayer(MediumPlayer):
     # ----- bidding -----
 
     def _bid(self, view: PlayerView) -> int:
+        return learned_bid(self, view) if self.settings.learned else self.search_bid(view)
+
+    def search_bid(self, view: PlayerView) -> int:
+        """The bid with the best expected score over the sampled deals (module docstring)."""
         k = read_view(view)
         legal = list(view.legal_bids)
         if len(legal) == 1:

@@ -51,6 +51,10 @@ class Config:
     think_time: float | None
     iterations: int | None
     seed: int
+    hard_options: dict[str, int] = field(default_factory=dict)
+    """Settings of the hard player (engine/ai/hard.py Settings), e.g. {"model": 0}."""
+    overrides: dict[str, Any] = field(default_factory=dict)
+    """Rules fields set over the preset's (after the one-hand game's own)."""
 
 
 @dataclass
@@ -72,6 +76,7 @@ def make_rules(config: Config) -> Rules:
     }
     if config.scoring:
         update["scoring"] = config.scoring
+    update.update(config.overrides)
     return Rules.preset(config.preset).model_copy(update=update)
 
 
@@ -119,6 +124,7 @@ def play_deal(args: tuple[Config, int]) -> DealResult:
                 seed=(config.seed * 7919 + deal) * 16 + seat,
                 think_time=config.think_time,
                 iterations=config.iterations,
+                **(config.hard_options if level == "hard" else {}),
             )
             for seat, level in enumerate(seats)
         ]

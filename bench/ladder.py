@@ -6,7 +6,8 @@ duplicate deals (bench/arena.py: every deal once per rotation of the seats), and
 difference in points per hand (deal by deal) is printed with its standard error; the pair
 holds when the difference exceeds 2 SE. Each deal is a one-hand game; the hand sizes cycle deal
 by deal through the preset's own sizes and the larger ones its pack allows (`Rules.cap`), so
-big hands the preset never deals are played too. The table is at 4 players, or the preset's
+big hands the preset never deals are played too; only the preset's last hand size keeps a
+last-hand rule (Ascending's no-trump last hand). The table is at 4 players, or the preset's
 least number when it needs more. A pair that has not held after `--hands` doubles its deals
 until it holds or reaches `--max-hands`; the figure printed is over all its hands.
 
@@ -28,6 +29,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -53,6 +55,14 @@ def hand_sizes(rules: Rules, players: int) -> list[int]:
     if rules.hand_sequence == "random" and not rules.hand_sizes:
         own = set(range(1, max(own) + 1))
     return sorted(own | set(range(max(own) + 1, rules.cap(players) + 1)))
+
+
+def one_hand_overrides(rules: Rules, players: int, size: int) -> dict[str, Any]:
+    """Rules that keep a one-hand game of `size` as the preset plays a hand of that size: a
+    one-hand game is its own last hand, but only the preset's last hand goes without trump."""
+    if rules.last_hand_no_trump and size != rules.plan(players)[-1]:
+        return {"last_hand_no_trump": False}
+    return {}
 
 
 @dataclass
@@ -106,15 +116,17 @@ def play_pair(pair: PairResult, args: argparse.Namespace, start: int, deals: int
     """Play deals start..start+deals-1 of the pair (sizes cycling with the deal number)."""
     jobs = []
     for deal in range(start, start + deals):
+        size = pair.sizes[deal % len(pair.sizes)]
         config = Config(
             levels=[pair.strong, pair.weak],
             players=pair.players,
-            hand_size=pair.sizes[deal % len(pair.sizes)],
+            hand_size=size,
             preset=pair.preset,
             scoring=None,
             think_time=args.think_time,
             iterations=args.iterations,
             seed=args.seed,
+            overrides=one_hand_overrides(Rules.preset(pair.preset), pair.players, size),
         )
         jobs.append((config, deal))
     results: list[DealResult] = []

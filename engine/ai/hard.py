@@ -421,7 +421,7 @@ class HardPlayer(MediumPlayer):
             return deals == 0 or (deals < budget.limit and time.thread_time() < budget.cpu
                                   and time.perf_counter() < budget.wall)
 
-        return SpecialSearch(self.rng, more, model=self.settings.model > 0)
+        return SpecialSearch(self.rng, more)
 
     def _special_bid(self, view: PlayerView) -> int:
         search = self._special_search()

@@ -10,11 +10,11 @@ the same code that judges the real tricks):
   when the bid needs the trick (a joker declared high), the highest safe loser when it does not
   (a Jester, a joker declared low in a side suit); also the rollout policy of the search.
 - `SpecialSearch`: hard's determinized search, as the standard presets do it: deal the unseen
-  cards to the other seats (respecting the suits they have shown void) again and again, weigh
-  each deal by how well it explains the opponents' bids and plays (`SpecialModel`, the
-  standard pack's engine/ai/opponents.py on these cards), play each candidate out with the
-  rollout policy for every seat (careful or careless, as the model reads each opponent), and
-  keep the one that scores best (under Quick's rule: wins most often, `outcome`).
+  cards to the other seats (respecting the suits they have shown void) again and again, play
+  each candidate out with the rollout policy for every seat, and keep the one that scores best
+  (under Quick's rule, the one that wins most often: `outcome`). Deals are drawn uniformly: an
+  opponent model weighing them by the bids and plays seen (as engine/ai/opponents.py does for
+  the standard pack) was tried in issue 24 and played worse here (`SpecialSearch`).
 """
 
 from __future__ import annotations
@@ -74,45 +74,29 @@ def card_value(card: Card, hand: SpecialHand, wizards: int) -> float | None:
 def estimate_tricks(view: PlayerView, level: str) -> float:
     """Expected tricks of the own hand: standard cards by the usual estimate, special cards by
     `card_value`."""
-    before_trump = (view.rules.bid_before_trump and view.trump_card is None
-                    and view.phase.bidding)
-    return HandCounter(view, level, before_trump).count(view.hand)
-
-
-class HandCounter:
-    """The trick count a level gives a hand of this view's deal (its own, or one sampled for
-    another seat); `before_trump`: the trump card is turned after the bids, so each suit is as
-    likely to be trump."""
-
-    def __init__(self, view: PlayerView, level: str, before_trump: bool) -> None:
-        self.hand = hand_rules(view)
-        self.level = level
-        self.tricks = view.tricks_in_hand
-        self.trump = -1 if view.trump_suit is None else int(view.trump_suit)
-        self.wizards = sum(card.kind == "wizard" for card in view.rules.special_pack())
+    hand = hand_rules(view)
+    plain = [card for card in view.hand if card.index < 52 and card is not hand.super_trump]
+    trump = -1 if view.trump_suit is None else int(view.trump_suit)
+    if level == "easy":
+        total = float(easy_count(mask_of(plain), trump))
+    elif view.rules.bid_before_trump and view.trump_card is None and view.phase.bidding:
+        # the trump card is turned after the bids: each suit is as likely to be trump
         tricks = max(1, view.tricks_in_hand)
-        if level == "easy":
-            self.estimators: list[TrickEstimator] = []
-        elif before_trump:
-            self.estimators = [TrickEstimator(view.players, tricks, suit, 0) for suit in range(4)]
-        else:
-            turned = view.trump_card
-            turned_mask = 1 << turned.index if turned is not None and turned.index < 52 else 0
-            self.estimators = [TrickEstimator(view.players, tricks, self.trump, turned_mask)]
-
-    def count(self, cards: Sequence[Card]) -> float:
-        hand = self.hand
-        plain = mask_of([card for card in cards
-                         if card.index < 52 and card is not hand.super_trump])
-        if self.level == "easy":
-            total = float(easy_count(plain, self.trump))
-        else:
-            total = sum(e.estimate(plain) for e in self.estimators) / len(self.estimators)
-        for card in cards:
-            value = card_value(card, hand, self.wizards)
-            if value is not None:
-                total += value
-        return min(total, float(self.tricks))
+        total = sum(
+            TrickEstimator(view.players, tricks, suit, 0).estimate(mask_of(plain))
+            for suit in range(4)
+        ) / 4
+    else:
+        turned = view.trump_card
+        turned_mask = 1 << turned.index if turned is not None and turned.index < 52 else 0
+        estimator = TrickEstimator(view.players, max(1, view.tricks_in_hand), trump, turned_mask)
+        total = estimator.estimate(mask_of(plain))
+    wizards = sum(card.kind == "wizard" for card in view.rules.special_pack())
+    for card in view.hand:
+        value = card_value(card, hand, wizards)
+        if value is not None:
+            total += value
+    return min(total, float(view.tricks_in_hand))
 
 
 # ----- choosing a card and its declaration -----
@@ -289,10 +273,8 @@ class World:
         else:
             self.turn = (seat + 1) % players
 
-    def finish(self, bids: Sequence[int], players: int, scoring: str,
-               careful: Sequence[bool] | None = None) -> None:
-        """Every seat plays by the rule of thumb (careful, unless `careful` says otherwise for
-        the seat) until the hand is over."""
+    def finish(self, bids: Sequence[int], players: int, scoring: str) -> None:
+        """Every seat plays by the careful rule of thumb until the hand is over."""
         hand = self.hand
         while self.hands[self.turn]:
             seat = self.turn
@@ -300,159 +282,27 @@ class World:
             legal = hand.legal(held, self.trick, self.declarations, self.first) or held
             want = wants(scoring, bids[seat] - self.won[seat])
             card, declaration = choose_option(hand, held, legal, self.trick, self.declarations,
-                                              players, want,
-                                              True if careful is None else careful[seat])
+                                              players, want)
             self.play(card, declaration, players)
 
 
-CAREFUL, CARELESS, OTHER = 0, 1, 2
-"""Opponent kinds on these presets: plays like medium (`choose_option` careful), like easy
-(careless), or some other way (any legal card; simulated as careful)."""
-KIND_PRIOR = (0.45, 0.35, 0.2)
-PLAY_MISS = 0.1
-"""Chance a player of a kind plays some other card than its rule's."""
-BID_MISS = 0.15
-"""Chance a player of a kind bids other than the legal bid nearest its count."""
-
-Event = tuple[int, list[tuple[int, Card]], dict[Card, Declaration], bool, int, Card]
-"""An opponent's play: (seat, the trick before it, declarations before it, first trick?, its
-need then: bid less tricks won, the card)."""
-
-
-class SpecialModel:
-    """What the opponents' bids and plays say about their hands, as engine/ai/opponents.py
-    does for the standard pack: a sampled deal weighs the chance that a player of each kind
-    (careful, careless, other) holding the sampled cards would have bid and played as each
-    opponent did; each opponent's kind in the rollouts is drawn from its posterior."""
-
-    def __init__(self, view: PlayerView, hand: SpecialHand) -> None:
-        self.hand = hand
-        self.players = view.players
-        self.scoring = view.rules.scoring
-        me = view.seat
-        self.opponents = [seat for seat in range(view.players) if seat != me]
-        rules = view.rules
-        before_trump = rules.bid_before_trump
-        self.counters = (HandCounter(view, "medium", before_trump),
-                         HandCounter(view, "easy", before_trump))
-        self.bids = {seat: bid for seat, bid in enumerate(view.bids)
-                     if seat != me and bid is not None and not view.blind}
-        tricks = view.tricks_in_hand
-        hook = rules.hook and rules.bidding == "sequential"
-        self.bid_options: dict[int, list[int]] = {}
-        for seat in self.bids:
-            options = list(range(tricks + 1))
-            if hook and seat == view.dealer and not rules.extra_card:
-                barred = tricks - sum(bid for other, bid in enumerate(view.bids)
-                                      if other != seat and bid is not None)
-                if barred in options:
-                    options.remove(barred)
-            self.bid_options[seat] = options
-        self.played: dict[int, list[Card]] = {seat: [] for seat in self.opponents}
-        self.events: list[Event] = []
-        said = dict(view.declarations)
-        declarations: dict[Card, Declaration] = {}
-        won = [0] * view.players
-        tricks_seen = [*view.tricks_played]
-        if view.current_trick:
-            tricks_seen.append(view.current_trick)
-        for number, trick in enumerate(tricks_seen):
-            for position, (seat, card) in enumerate(trick):
-                if seat != me:
-                    need = (view.bids[seat] or 0) - won[seat]
-                    self.events.append((seat, list(trick[:position]), dict(declarations),
-                                        number == 0, need, card))
-                    self.played[seat].append(card)
-                if card in said:
-                    declarations[card] = said[card]
-            if len(trick) == view.players:
-                won[hand.winner(trick, declarations)] += 1
-        self.active = bool(self.bids) or bool(self.events)
-        self.cache: dict[tuple[int, frozenset[Card]], tuple[float, float, float]] = {}
-
-    def likelihoods(self, seat: int, held: Sequence[Card]) -> tuple[float, float, float]:
-        """Per kind, prior times the chance of the seat's bid and plays if it now holds
-        `held` (remembered: late in a hand the same hands come up again and again)."""
-        key = (seat, frozenset(held))
-        known = self.cache.get(key)
-        if known is None:
-            known = self.cache[key] = self._likelihoods(seat, held)
-        return known
-
-    def _likelihoods(self, seat: int, held: Sequence[Card]) -> tuple[float, float, float]:
-        careful, careless, other = KIND_PRIOR
-        full = [*held, *self.played[seat]]
-        bid = self.bids.get(seat)
-        if bid is not None:
-            options = self.bid_options[seat]
-            miss = BID_MISS / max(1, len(options) - 1)
-            careful *= (1 - BID_MISS) if nearest_bid(
-                self.counters[0].count(full), options) == bid else miss
-            careless *= (1 - BID_MISS) if nearest_bid(
-                self.counters[1].count(full), options) == bid else miss
-            other /= len(options)
-        hand = self.hand
-        cards = list(full)
-        for who, trick, declarations, first, need, card in self.events:
-            if who != seat:
-                continue
-            legal = hand.legal(cards, trick, declarations, first) or cards
-            if len(legal) > 1:
-                miss = PLAY_MISS / (len(legal) - 1)
-                want = wants(self.scoring, need)
-                for kind, flag in ((CAREFUL, True), (CARELESS, False)):
-                    pick = choose_option(hand, cards, legal, trick, declarations, self.players,
-                                         want, flag)[0]
-                    chance = (1 - PLAY_MISS) if pick == card else miss
-                    if kind == CAREFUL:
-                        careful *= chance
-                    else:
-                        careless *= chance
-                other /= len(legal)
-            if card in cards:
-                cards.remove(card)
-        return careful, careless, other
-
-    def weigh(self, hands: list[list[Card]], rng: random.Random) -> tuple[float, list[bool]]:
-        """(this deal's weight, per seat whether it plays carefully in the rollouts)."""
-        careful = [True] * self.players
-        if not self.active:
-            return 1.0, careful
-        weight = 1.0
-        for seat in self.opponents:
-            likely = self.likelihoods(seat, hands[seat])
-            total = sum(likely)
-            if total <= 0.0:
-                return 0.0, careful
-            weight *= total
-            careful[seat] = rng.random() * total >= likely[CARELESS]
-        return weight, careful
-
-
 class SpecialSearch:
-    """Hard's search for the special presets: sampled deals of the unseen cards, rollouts."""
+    """Hard's search for the special presets: sampled deals of the unseen cards, rollouts.
 
-    def __init__(self, rng: random.Random, more: Callable[[int], bool],
-                 model: bool = True) -> None:
+    Issue 24 tried weighing the deals by an opponent model (each opponent careful, careless or
+    other; the chance each would have bid and played as it did from the sampled hand; the
+    rollouts played by each one's drawn kind): paired on duplicate 6-card deals, one hard
+    against three mediums at the default budget, 10 deals x 4 rotations of seed 11, load 9,
+    with the model less without it scored -1.43 +- 0.82 points a hand on joker_high (a pool
+    of four deals picked by weight) and -1.50 +- 0.72 (each deal weighted), +0.92 +- 3.29 on
+    wizard: the replays cost a third to two thirds of the deals searched, and the weights
+    leave few deals that count. Not kept."""
+
+    def __init__(self, rng: random.Random, more: Callable[[int], bool]) -> None:
         self.rng = rng
         self.more = more
         """Asked with the number of deals searched so far: whether to search another."""
-        self.model = model
-        """Whether deals are drawn by the opponent model (SpecialModel); else uniformly, and
-        everyone is simulated as careful."""
         self.deals = 0
-
-    def draw(self, view: PlayerView, hand: SpecialHand, unseen: list[Card], counts: list[int],
-             voids: list[set[Suit]], model: SpecialModel | None,
-             ) -> tuple[float, list[list[Card]], list[Card], list[bool] | None]:
-        """A deal to search: (its weight, hands, cards left over, who plays carefully). Each
-        consistent deal is drawn uniformly and weighted by the model (a pool to pick from by
-        weight cost more in rollouts forgone than it saved)."""
-        hands, rest = self.deal(view, hand, unseen, counts, voids)
-        if model is None or not model.active:
-            return 1.0, hands, rest, None
-        weight, careful = model.weigh(hands, self.rng)
-        return weight, hands, rest, careful
 
     # ----- the unseen cards -----
 
@@ -534,20 +384,17 @@ class SpecialSearch:
         bids = [bid or 0 for bid in view.bids]
         totals = [0.0] * len(candidates)
         me = view.seat
-        model = SpecialModel(view, hand) if self.model else None
         self.deals = 0
         while self.more(self.deals):
             self.deals += 1
-            weight, hands, _rest, careful = self.draw(view, hand, unseen, counts, voids, model)
-            if weight <= 0.0:
-                continue
+            hands, _rest = self.deal(view, hand, unseen, counts, voids)
             for index, (card, declaration) in enumerate(candidates):
                 world = World(hand, [list(cards) for cards in hands], list(view.current_trick),
                               dict(declarations), me, list(view.tricks_won),
                               view.trick_number == 1)
                 world.play(card, declaration, view.players)
-                world.finish(bids, view.players, view.rules.scoring, careful)
-                totals[index] += weight * outcome(view, bids, world.won)
+                world.finish(bids, view.players, view.rules.scoring)
+                totals[index] += outcome(view, bids, world.won)
         usual = view_option(view, careful=True)  # breaks ties: the rule of thumb's option
         return candidates[max(range(len(candidates)),
                               key=lambda i: (totals[i], candidates[i] == usual))]
@@ -567,13 +414,10 @@ class SpecialSearch:
         base = hand_rules(view)
         totals = {bid: 0.0 for bid in legal}
         leader = (view.dealer + 1) % view.players
-        model = SpecialModel(view, base) if self.model else None
         self.deals = 0
         while self.more(self.deals):
             self.deals += 1
-            weight, hands, rest, careful = self.draw(view, base, unseen, counts, voids, model)
-            if weight <= 0.0:
-                continue
+            hands, rest = self.deal(view, base, unseen, counts, voids)
             hand = base
             if rules.bid_before_trump and view.trump_card is None and rest:
                 turned = self.rng.choice(rest)
@@ -590,8 +434,8 @@ class SpecialSearch:
                 bids[me] = bid
                 world = World(hand, [list(cards) for cards in hands], [], {}, leader,
                               [0] * view.players, True)
-                world.finish(bids, view.players, rules.scoring, careful)
-                totals[bid] += weight * outcome(view, bids, world.won)
+                world.finish(bids, view.players, rules.scoring)
+                totals[bid] += outcome(view, bids, world.won)
         return max(legal, key=totals.__getitem__)
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from engine import Card, Declaration, Game, Phase, Play, Rules, Suit
 from engine.ai import LEVELS, create_player
-from engine.ai.special import SpecialModel, hand_rules, outcome
+from engine.ai.special import outcome
 from tests.engine.test_special import bid_all, game_of
 
 SPECIAL = Rules.preset_names(special_cards=True)[len(Rules.preset_names()):]
@@ -94,34 +94,6 @@ def test_the_first_blackout_joker_is_declared_high_when_the_trick_is_needed(leve
     game.play(0, "KD")
     move = player(level).choose_move(game.view(1))
     assert move == Play(Card.parse("JK"), Declaration(None, True))
-
-
-def test_hard_reads_a_big_bid_as_big_cards_on_the_special_presets() -> None:
-    # seat 1 bid both tricks: a deal that gives it the two Wizards explains that bid far
-    # better than one that gives it two small cards, so hard's search draws such deals
-    game = game_of("wizard", {0: ["2C", "3D"], 1: ["W1", "W2"], 2: ["4C", "5D"]},
-                   turned="9S", dealer=2)
-    bid_all(game, [0, 2, 0])
-    view = game.view(2)
-    model = SpecialModel(view, hand_rules(view))
-    wizards = sum(model.likelihoods(1, [Card.parse("W1"), Card.parse("W2")]))
-    small = sum(model.likelihoods(1, [Card.parse("2C"), Card.parse("3D")]))
-    assert wizards > 5 * small
-
-
-def test_hard_reads_a_card_played_against_the_rule_of_thumb() -> None:
-    # seat 0 needed no trick and led the Ace of clubs: a careful player holding the 2 of
-    # clubs as well would have led that, one holding only a trump beside it would not, so a
-    # hand with the 2 explains the lead less well
-    game = game_of("joker_high", {0: ["AC", "KS"], 1: ["3C", "4D"], 2: ["5C", "6D"],
-                                  3: ["7C", "8D"]}, turned="9S", dealer=3)
-    bid_all(game, [0, 0, 0, 1])
-    game.play(0, "AC")
-    view = game.view(1)
-    model = SpecialModel(view, hand_rules(view))
-    with_two = model.likelihoods(0, [Card.parse("2C")])
-    with_trump = model.likelihoods(0, [Card.parse("KS")])
-    assert with_two[0] < with_trump[0]
 
 
 def test_under_quick_a_made_bid_is_worth_a_win_only_when_no_higher_bid_is_made() -> None:

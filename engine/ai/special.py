@@ -293,10 +293,10 @@ class SpecialSearch:
     other; the chance each would have bid and played as it did from the sampled hand; the
     rollouts played by each one's drawn kind): paired on duplicate 6-card deals, one hard
     against three mediums at the default budget, 10 deals x 4 rotations of seed 11, load 9,
-    with the model less without it scored -1.43 +- 0.82 points a hand on joker_high (a pool
-    of four deals picked by weight) and -1.50 +- 0.72 (each deal weighted), +0.92 +- 3.29 on
-    wizard: the replays cost a third to two thirds of the deals searched, and the weights
-    leave few deals that count. Not kept."""
+    with the model less without it scored -1.43 +- 0.82 points a hand on joker_high and
+    +0.92 +- 3.29 on wizard with a pool of four deals picked by weight, -1.50 +- 0.72 on
+    joker_high with each deal weighted instead: replaying the plays cost many of the deals
+    searched, and the weights leave few deals that count. Not kept."""
 
     def __init__(self, rng: random.Random, more: Callable[[int], bool]) -> None:
         self.rng = rng

@@ -4,12 +4,13 @@ For each preset and each adjacent pair of levels (hard over medium, medium over 
 random), one seat of the stronger level plays against the weaker level in the other seats on
 duplicate deals (bench/arena.py: every deal once per rotation of the seats), and the paired
 difference in points per hand (deal by deal) is printed with its standard error; the pair
-holds when the difference exceeds 2 SE. Each deal is a one-hand game; the hand sizes cycle deal
-by deal through the preset's own sizes and the larger ones its pack allows (`Rules.cap`), so
-big hands the preset never deals are played too; only the preset's last hand size keeps a
-last-hand rule (Ascending's no-trump last hand). The table is at 4 players, or the preset's
-least number when it needs more. A pair that has not held after `--hands` doubles its deals
-until it holds or reaches `--max-hands`; the figure printed is over all its hands.
+holds when the difference exceeds 2 SE. Each deal is a one-hand game; the hand sizes cycle
+deal by deal (spread out) through the preset's own sizes and the larger ones its pack allows
+(`Rules.cap`), so big hands the preset never deals are played too; only the preset's last
+hand size keeps a last-hand rule (Ascending's no-trump last hand). The table is at 4 players,
+or the preset's least number when it needs more. A pair that has not held after `--hands`
+doubles its deals until it holds or reaches `--max-hands`; the figure printed is over all its
+hands.
 
     nice -n 19 python bench/ladder.py --workers 1
     python bench/ladder.py --presets wizard,joker_high --levels hard,medium --hands 80
@@ -50,11 +51,13 @@ def players_for(rules: Rules) -> int:
 
 def hand_sizes(rules: Rules, players: int) -> list[int]:
     """The preset's own hand sizes and every larger one its pack allows (keeping the cards
-    it reserves undealt), smallest first."""
+    it reserves undealt), in the order the deals take them: spread out (by the golden ratio),
+    so that a few deals already hold small, middling and big hands."""
     own = set(rules.plan(players))
     if rules.hand_sequence == "random" and not rules.hand_sizes:
         own = set(range(1, max(own) + 1))
-    return sorted(own | set(range(max(own) + 1, rules.cap(players) + 1)))
+    sizes = own | set(range(max(own) + 1, rules.cap(players) + 1))
+    return sorted(sizes, key=lambda size: (size * 0.6180339887) % 1.0)
 
 
 def one_hand_overrides(rules: Rules, players: int, size: int) -> dict[str, Any]:

@@ -109,7 +109,10 @@ up_and_down_river, the same one-hand games). Hard plays at 40 deals a decision i
 (a fifth of its shipped 200-deal cap; deterministic, so the load does not change its play): at
 its shipped timed budget (CPU p50/p95 72/256 ms on classic) the 22 presets did not fit in the
 hour. At that budget, classic's hard-medium was +3.083 +- 0.967 (64 hands, commit 0695362) and
-+2.633 +- 0.503 (120 hands, 3c9e3b5, whose sizes came in order). Not holding: medium over easy
++2.633 +- 0.503 (120 hands, 3c9e3b5, whose sizes came in order); on special cards, 20 hands
+each (`--levels hard,medium --hard-hands 20`, load 3-4), where a decision takes its whole 0.5 s
+of CPU: joker_high +1.867 +- 1.753, wizard +15.500 +- 9.580 (too few hands to hold),
+blackout_jokers +4.062 +- 0.624. Not holding: medium over easy
 on dealer_picks and oh_well (common scoring; oh_well deals all 52 cards, 13 each). On oh_well's
 13-card hands medium's play with easy's bid beats easy by +0.41 +- 0.12 (300 deals), so
 medium's bid is the weak part there; but easy's bid does not help at classic's 10 cards

@@ -11,7 +11,8 @@ the remaining seats (so `hard,medium` is one hard against three mediums). `--han
 number of hands each seat-rotation plays in total: N / players deals, each played `players`
 times. Each hand is a one-hand game of `--hand-size` cards under `--preset` (scoring overridable).
 
-Printed per level: seat-hands played, bid-made rate, points per hand; per pair of levels the
+Printed per level: seat-hands played, bid-made rate, points per hand (under quick's rule, whose
+hand scores no points, one for each win); per pair of levels the
 mean paired difference in points per hand (deal by deal) with its standard error; and the
 decision-time p50/p95 per level (bids and cards alike).
 """
@@ -50,6 +51,10 @@ class Config:
     think_time: float | None
     iterations: int | None
     seed: int
+    hard_options: dict[str, int] = field(default_factory=dict)
+    """Settings of the hard player (engine/ai/hard.py Settings), e.g. {"model": 0}."""
+    overrides: dict[str, Any] = field(default_factory=dict)
+    """Rules fields set over the preset's (after the one-hand game's own)."""
 
 
 @dataclass
@@ -58,6 +63,8 @@ class DealResult:
     # (level, bid, tricks, points) per seat-hand
     rows: list[tuple[str, int, int, int]] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)
+    cpu_times: dict[str, list[float]] = field(default_factory=dict)
+    """Per level, each decision's CPU time of the deciding thread (wall time is `times`)."""
     bid_times: dict[str, list[float]] = field(default_factory=dict)
 
 
@@ -69,6 +76,7 @@ def make_rules(config: Config) -> Rules:
     }
     if config.scoring:
         update["scoring"] = config.scoring
+    update.update(config.overrides)
     return Rules.preset(config.preset).model_copy(update=update)
 
 
@@ -116,6 +124,7 @@ def play_deal(args: tuple[Config, int]) -> DealResult:
                 seed=(config.seed * 7919 + deal) * 16 + seat,
                 think_time=config.think_time,
                 iterations=config.iterations,
+                **(config.hard_options if level == "hard" else {}),
             )
             for seat, level in enumerate(seats)
         ]
@@ -123,13 +132,21 @@ def play_deal(args: tuple[Config, int]) -> DealResult:
             seat = game.actor_seats()[0]
             view = game.view(seat)
             started = time.perf_counter()
+            cpu_started = time.thread_time()
             action = bots[seat].choose_move(view)
+            cpu_spent = time.thread_time() - cpu_started
             spent = time.perf_counter() - started
             level = seats[seat]
             result.times.setdefault(level, []).append(spent)
+            result.cpu_times.setdefault(level, []).append(cpu_spent)
             if game.phase in (Phase.BIDDING, Phase.SIMULTANEOUS_BIDDING):
                 result.bid_times.setdefault(level, []).append(spent)
             game.apply(seat, action)
+        if rules.winner_rule == "exact_bid":  # quick: no points, a win is worth one
+            for seat in range(players):
+                result.rows.append((seats[seat], game.bids[seat] or 0, game.tricks_won[seat],
+                                    int(seat in game.winners)))
+            continue
         record = game.scoresheet[0]
         for seat in range(players):
             result.rows.append(

@@ -4,6 +4,7 @@ import pytest
 
 from engine import Card, Declaration, Game, Phase, Play, Rules, Suit
 from engine.ai import LEVELS, create_player
+from engine.ai.special import outcome
 from tests.engine.test_special import bid_all, game_of
 
 SPECIAL = Rules.preset_names(special_cards=True)[len(Rules.preset_names()):]
@@ -93,3 +94,12 @@ def test_the_first_blackout_joker_is_declared_high_when_the_trick_is_needed(leve
     game.play(0, "KD")
     move = player(level).choose_move(game.view(1))
     assert move == Play(Card.parse("JK"), Declaration(None, True))
+
+
+def test_under_quick_a_made_bid_is_worth_a_win_only_when_no_higher_bid_is_made() -> None:
+    rules = Rules.preset("quick").model_copy(update={"hand_sizes": [3]})
+    game = Game.new(4, rules, seed=5)
+    view = game.view(0)
+    assert outcome(view, [1, 0, 0, 2], [1, 0, 0, 2]) == 0.0  # seat 3's higher bid wins
+    assert outcome(view, [1, 0, 0, 2], [1, 0, 1, 1]) == 1.0
+    assert outcome(view, [1, 0, 0, 2], [2, 0, 0, 1]) == 0.0

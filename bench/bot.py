@@ -438,6 +438,8 @@ async def run(args: argparse.Namespace) -> int:
         profile = cProfile.Profile() if args.profile else None
         if profile is not None:
             profile.enable()
+        driver: Any = h.bot.store._driver  # type: ignore[attr-defined]
+        valves0 = getattr(driver, "valves", 0)
         bench.counting = True
         cpu0 = time.process_time()
         ready = list(tables)
@@ -473,6 +475,7 @@ async def run(args: argparse.Namespace) -> int:
         if profile is not None:
             profile.disable()
             profile.dump_stats(args.profile)
+        valves = getattr(driver, "valves", 0) - valves0
         await asyncio.sleep(quiet)
         bench.counting = False
         stop.set()
@@ -492,7 +495,8 @@ async def run(args: argparse.Namespace) -> int:
     if bench.saves:
         p50, p99 = statistics.median(bench.saves) * ms, pct(bench.saves, 99) * ms
         print(f"SQLite saves during the run (store.save_table, moves and bookkeeping; one "
-              f"writer, so a slow one delays the next): p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+              f"writer, so a slow one delays the next): p50 {p50:.2f} ms, p99 {p99:.2f} ms; "
+              f"the WAL valve stopped the writer {valves} times")
     print(f"REST calls per human action besides the response: {rest / n:.2f} "
           f"({', '.join(f'{k} {v / n:.2f}' for k, v in sorted(bench.rest.items()))})")
     moves = n + bench.computer_moves
@@ -592,7 +596,12 @@ def main() -> int:
                         "(tracemalloc; slower)")
     p.add_argument("--idle", type=int, default=0, metavar="N",
                    help="instead: N dealt tables nobody acts at; print RSS and tasks")
+    p.add_argument("--switch-interval", type=float, default=None, metavar="S",
+                   help="sys.setswitchinterval (diagnosis: how long the store's threads wait "
+                        "for the GIL while the loop runs Python; default 0.005)")
     args = p.parse_args()
+    if args.switch_interval is not None:
+        sys.setswitchinterval(args.switch_interval)
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[attr-defined]  # progress shows
     if args.idle:
         return asyncio.run(idle(args))

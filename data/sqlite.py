@@ -13,10 +13,13 @@ read while the writer writes) and a checkpointer.
   hold the WriteQueue from BEGIN IMMEDIATE to COMMIT, in a task of their own.
 - Checkpoints stay off the write path: every CHECKPOINT_EVERY writes the checkpointer copies the
   WAL back into the database (PASSIVE: the writer goes on meanwhile), and SQLite's own checkpoint
-  inside commits is off. The WAL's bound does not depend on that thread keeping up: when the WAL
-  file reaches WAL_VALVE_BYTES, the next write waits for a checkpoint run on the writer itself,
-  after which the WAL restarts from its beginning and is cut back to WAL_KEEP_BYTES. So the WAL
-  never grows past the valve by more than the writes already queued, however loaded the machine.
+  inside commits is off. They come often and small, so that one often ends with the whole WAL
+  copied before the next write begins: that write then starts the WAL afresh, without anyone
+  waiting (SQLite restarts a WAL only then). The WAL's bound does not depend on that thread
+  keeping up: when the WAL file reaches WAL_VALVE_BYTES, the next write waits for a checkpoint
+  run on the writer itself, after which the WAL restarts from its beginning and is cut back to
+  WAL_KEEP_BYTES. So the WAL never grows past the valve by more than the writes already queued,
+  however loaded the machine.
 """
 
 from __future__ import annotations
@@ -54,8 +57,10 @@ Synchronous = Literal["NORMAL", "FULL"]
 DEFAULT_SYNCHRONOUS: Synchronous = "NORMAL"
 BUSY_TIMEOUT_MS = 5000
 
-CHECKPOINT_EVERY = 100
-"""Writes between two background checkpoints (a save adds about 3 pages)."""
+CHECKPOINT_EVERY = 10
+"""Writes between two background checkpoints (a save adds about 3 pages). Every 100 writes, a
+checkpoint took long enough that writes always came during it, the WAL never restarted and the
+valve stopped the writer every few seconds, for 35-250 ms (`bench/bot.py` prints the valves)."""
 WAL_VALVE_BYTES = 8 * 1024 * 1024
 """WAL file size at which the next write waits for a checkpoint on the writer (the bound)."""
 WAL_KEEP_BYTES = 2 * 1024 * 1024
@@ -177,6 +182,8 @@ class SqliteDriver:
         self._writes_since_checkpoint = 0
         self.checkpointing: asyncio.Future[list[Row]] | None = None
         self._valve: asyncio.Future[None] | None = None
+        self.valves = 0
+        """Times the valve opened (the writer waited for a checkpoint): a figure for benches."""
 
     @classmethod
     async def open(cls, path: Path, synchronous: Synchronous = DEFAULT_SYNCHRONOUS) -> SqliteDriver:
@@ -290,6 +297,7 @@ class SqliteDriver:
         except FileNotFoundError:
             return
         if size >= WAL_VALVE_BYTES:
+            self.valves += 1
             self._valve = self._queue.submit(self._restart_wal)
             self._valve.add_done_callback(_log_failure("WAL valve checkpoint"))
 

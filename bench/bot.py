@@ -419,11 +419,14 @@ async def run(args: argparse.Namespace) -> int:
             gc.set_threshold(args.gc_threshold, 20, 100)
         if args.no_gc:
             gc.disable()
+        if args.switch_interval is not None:  # after the bot's own (bot.client)
+            sys.setswitchinterval(args.switch_interval)
         if args.freeze:  # what a long-running bot does after start-up (see --help)
             gc.freeze()
         if args.refreeze:
             gc.callbacks.append(refreeze)
         print(f"gc: {'off' if args.no_gc else 'on'}, threshold {gc.get_threshold()}, "
+              f"GIL switch interval {sys.getswitchinterval() * 1000:g} ms, "
               f"{gc.get_freeze_count()} objects frozen"
               + (", survivors of full collections frozen" if args.refreeze else ""))
 
@@ -597,11 +600,10 @@ def main() -> int:
     p.add_argument("--idle", type=int, default=0, metavar="N",
                    help="instead: N dealt tables nobody acts at; print RSS and tasks")
     p.add_argument("--switch-interval", type=float, default=None, metavar="S",
-                   help="sys.setswitchinterval (diagnosis: how long the store's threads wait "
-                        "for the GIL while the loop runs Python; default 0.005)")
+                   help="sys.setswitchinterval after start-up (diagnosis: how long the store's "
+                        "threads may wait for the GIL while the loop runs Python; the bot sets "
+                        "0.0005, CPython's default is 0.005)")
     args = p.parse_args()
-    if args.switch_interval is not None:
-        sys.setswitchinterval(args.switch_interval)
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[attr-defined]  # progress shows
     if args.idle:
         return asyncio.run(idle(args))

@@ -1,14 +1,19 @@
 """The SQLite driver: one file in WAL mode through aiosqlite.
 
-Three aiosqlite connections, each with its own thread: the writer, a read-only reader (WAL lets it
-read while the writer writes) and a checkpointer.
+Three connections, each with its own thread: the writer (a GroupWriter), and, through aiosqlite,
+a read-only reader (WAL lets it read while the writer writes) and a checkpointer.
 
 - A save is one statement (an INSERT into the view table_saves, whose trigger updates the table
-  and appends the action; migration 0004), so it is one round trip to the writer's thread and
-  one wake-up of the event loop, and SQLite runs it as one transaction. When no multi-statement
-  transaction is running or waiting, such a statement goes straight onto aiosqlite's own queue,
-  which keeps the order; otherwise it waits its turn in the store's WriteQueue. Either way it is
-  queued before the caller first suspends, so it lands even if the caller is cancelled.
+  and appends the action; migration 0004). When no multi-statement transaction is running or
+  waiting, such a statement joins the writer's current group: the statements requested while
+  the writer thread is busy run together, in order, in one transaction, in one trip to the
+  thread and one wake-up of the event loop (group commit; each caller is answered once the
+  group committed, so an answered save is committed). A statement that fails in a group is
+  undone alone and fails alone, as it would by itself. Otherwise it waits its turn in the
+  store's WriteQueue. Either way it is queued before the caller first suspends, so it lands even
+  if the caller is cancelled. Each trip to a thread costs the writer the GIL several times, and
+  a busy loop holds it for up to the switch interval each time (bot/client.py): one trip for a
+  group instead of one per save is what keeps the writer up with the saves on a loaded machine.
 - Transactions of several statements (finishing a game, opening a table with its first action)
   hold the WriteQueue from BEGIN IMMEDIATE to COMMIT, in a task of their own.
 - Checkpoints stay off the write path: every CHECKPOINT_EVERY writes the checkpointer copies the
@@ -28,6 +33,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import queue
 import sqlite3
 import threading
 import time
@@ -39,7 +45,7 @@ import aiosqlite
 
 from data import connection
 from data.connection import split_statements
-from data.driver import Dialect, Row, WriteQueue, run_to_end
+from data.driver import Dialect, Row, Session, WriteQueue, run_to_end
 from data.errors import SchemaTooNew, StoreError
 
 T = TypeVar("T")
@@ -98,6 +104,184 @@ class SqliteSession:
         await self.connection.executemany(sql, rows)
 
 
+class _Failed:
+    """What a statement of a group raised (its caller gets it)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+Outcome = list[Row] | _Failed
+Statement = tuple[str, Sequence[Any]]
+
+
+def run_group(db: sqlite3.Connection, statements: Sequence[Statement]) -> list[Outcome]:
+    """On the writer thread: the statements in order, one transaction (one alone: its own),
+    and what each returned or raised. A statement that raises is undone alone (SQLite keeps
+    the transaction); if SQLite ended the transaction instead, every statement of it fails
+    with that error and the rest go on in a new one. A failed COMMIT fails them all."""
+    if len(statements) == 1:
+        sql, params = statements[0]
+        try:
+            return [db.execute(sql, params).fetchall()]
+        except Exception as err:
+            return [_Failed(err)]
+    outcomes: list[Outcome] = []
+    begun = len(outcomes)  # the first statement of the open transaction
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except Exception as err:
+        return [_Failed(err)] * len(statements)
+    for sql, params in statements:
+        try:
+            outcomes.append(db.execute(sql, params).fetchall())
+        except Exception as err:
+            outcomes.append(_Failed(err))
+            if not db.in_transaction:  # rolled back whole: nothing since BEGIN landed
+                outcomes[begun:] = [_Failed(err)] * (len(outcomes) - begun)
+                begun = len(outcomes)
+                try:
+                    db.execute("BEGIN IMMEDIATE")
+                except Exception as again:
+                    return outcomes + [_Failed(again)] * (len(statements) - len(outcomes))
+    try:
+        db.execute("COMMIT")
+    except Exception as err:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        outcomes[begun:] = [_Failed(err)] * (len(outcomes) - begun)
+    return outcomes
+
+
+class GroupWriter:
+    """The write connection on a thread of its own (a daemon: a program that dies without
+    closing the store still exits, which SQLite treats like a crash, which the store survives).
+
+    Jobs run in the order they were submitted. `group` adds a statement to the group the thread
+    has not started yet (or starts one): see the module docstring. It is also the writer's
+    Session (fetch, execute, executemany: one trip to the thread each)."""
+
+    dialect: Dialect = "sqlite"
+
+    def __init__(self, target: str) -> None:
+        """Not started: `await start()`."""
+        self._target = target
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name="ohhell-sqlite-writer",
+                                        daemon=True)
+        self._db: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+        self._waiting: list[tuple[Statement, asyncio.Future[list[Row]]]] | None = None
+
+    async def start(self) -> None:
+        """Start the thread and open the connection there (autocommit: BEGIN/COMMIT are ours)."""
+        self._thread.start()
+        await run_to_end(self.call(self._open))
+
+    def _open(self, _: sqlite3.Connection | None) -> None:
+        self._db = sqlite3.connect(self._target, isolation_level=None, check_same_thread=False)
+
+    def call(self, fn: Callable[[Any], T]) -> asyncio.Future[T]:
+        """Run fn(connection) on the thread after the jobs before it; its outcome."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._jobs.put(_Job(loop, future, fn))
+        return future
+
+    def group(self, sql: str, params: Sequence[Any]) -> asyncio.Future[list[Row]]:
+        """Add the statement to the waiting group (see the class docstring); its rows."""
+        future: asyncio.Future[list[Row]] = asyncio.get_running_loop().create_future()
+        with self._lock:
+            start = self._waiting is None
+            if self._waiting is None:
+                self._waiting = []
+            self._waiting.append(((sql, params), future))
+        if start:
+            self._jobs.put(_Job(None, None, self._run_waiting))
+        return future
+
+    def _run_waiting(self, db: sqlite3.Connection) -> None:
+        """On the thread: the waiting group, answered with one wake-up of the loop."""
+        with self._lock:  # from now on, new statements start the next group
+            waiting, self._waiting = self._waiting or [], None
+        try:
+            outcomes = run_group(db, [statement for statement, _ in waiting])
+        except BaseException as err:
+            outcomes = [_Failed(err)] * len(waiting)
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+            waiting[0][1].get_loop().call_soon_threadsafe(
+                _settle_group, [f for _, f in waiting], outcomes)
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Run the statement to its end and return its rows, in one trip."""
+        return await self.call(lambda db: db.execute(sql, params).fetchall())
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Run one statement."""
+        await self.call(lambda db: db.execute(sql, params).fetchall())
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement per row of parameters, in one trip."""
+        await self.call(lambda db: db.executemany(sql, rows))
+
+    async def close(self) -> None:
+        """Close the connection after the jobs before, and end the thread."""
+        if not self._thread.is_alive():
+            return
+        try:
+            await run_to_end(self.call(_close))
+        finally:
+            self._jobs.put(None)
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            job.run(self._db)
+
+
+class _Job:
+    """fn(connection) on the writer thread; its outcome goes to `future` (none: fn answers)."""
+
+    __slots__ = ("fn", "future", "loop")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop | None,
+                 future: asyncio.Future[Any] | None, fn: Callable[[Any], Any]) -> None:
+        self.loop, self.future, self.fn = loop, future, fn
+
+    def run(self, db: sqlite3.Connection | None) -> None:
+        try:
+            result, error = self.fn(db), None
+        except BaseException as err:
+            result, error = None, err
+        if self.loop is None or self.future is None:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+            self.loop.call_soon_threadsafe(_settle, self.future, result, error)
+
+
+def _close(db: sqlite3.Connection | None) -> None:
+    if db is not None:
+        db.close()
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():  # its caller was cancelled: the job ran all the same
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
+def _settle_group(futures: list[asyncio.Future[list[Row]]], outcomes: list[Outcome]) -> None:
+    for future, outcome in zip(futures, outcomes, strict=True):
+        if isinstance(outcome, _Failed):
+            _settle(future, None, outcome.error)
+        else:
+            _settle(future, outcome, None)
+
+
 def _connect(target: str, *, uri: bool = False) -> aiosqlite.Connection:
     """An aiosqlite connection in autocommit mode (the store writes BEGIN/COMMIT itself), not
     yet started, whose thread is a daemon: a program that dies without closing the store still
@@ -117,7 +301,7 @@ def _connect(target: str, *, uri: bool = False) -> aiosqlite.Connection:
     return made[0]
 
 
-async def _schema_version(session: SqliteSession) -> int:
+async def _schema_version(session: Session) -> int:
     found = await session.fetch(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
     )
@@ -127,7 +311,7 @@ async def _schema_version(session: SqliteSession) -> int:
     return int(rows[0][0])
 
 
-async def apply_migrations(session: SqliteSession, label: str) -> int:
+async def apply_migrations(session: Session, label: str) -> int:
     """Apply every pending migration, each in its own IMMEDIATE transaction; return the version.
 
     The version is read again inside each transaction, so two processes opening the same file at
@@ -154,7 +338,7 @@ async def apply_migrations(session: SqliteSession, label: str) -> int:
     return await _schema_version(session)
 
 
-async def _rollback(session: SqliteSession) -> None:
+async def _rollback(session: Session) -> None:
     # No transaction may be open any more (BEGIN failed, or SQLite ended it): nothing to undo.
     with contextlib.suppress(sqlite3.OperationalError):
         await session.execute("ROLLBACK")
@@ -168,14 +352,14 @@ class SqliteDriver:
     def __init__(
         self,
         path: Path,
-        writer: aiosqlite.Connection,
+        writer: GroupWriter,
         reader: aiosqlite.Connection,
         checkpointer: aiosqlite.Connection,
     ) -> None:
         """Use SqliteDriver.open."""
         self.path = path
         self._wal = Path(f"{path}-wal")
-        self._writer = SqliteSession(writer)
+        self._writer = writer
         self._reader = SqliteSession(reader)
         self._checkpointer = SqliteSession(checkpointer)
         self._queue = WriteQueue()
@@ -192,9 +376,9 @@ class SqliteDriver:
         check_options(path, synchronous)
         path.parent.mkdir(parents=True, exist_ok=True)
         opened: list[aiosqlite.Connection] = []
+        writer = session = GroupWriter(str(path))
         try:
-            writer = await _started(_connect(str(path)), opened)
-            session = SqliteSession(writer)
+            await writer.start()
             await session.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             known = len(connection.migrations("sqlite"))
             try:
@@ -218,7 +402,8 @@ class SqliteDriver:
         except BaseException:
             # Close each in its thread and end the thread, before the caller's loop may close.
             stopping = [c.stop() for c in opened]
-            await asyncio.shield(asyncio.gather(*(f for f in stopping if f is not None)))
+            await asyncio.shield(asyncio.gather(writer.close(),
+                                                *(f for f in stopping if f is not None)))
             raise
         return cls(path, writer, reader, checkpointer)
 
@@ -226,8 +411,9 @@ class SqliteDriver:
 
     async def statement(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """One statement, its own transaction, one round trip (see the module docstring)."""
+        done: Awaitable[list[Row]]
         if self._queue.idle:
-            done = self._writer.fetch(sql, params)
+            done = self._writer.group(sql, params)
         else:
             done = self._queue.run(lambda: self._writer.fetch(sql, params))
         try:
@@ -235,7 +421,7 @@ class SqliteDriver:
         finally:
             self._after_write()
 
-    async def transaction(self, body: Callable[[SqliteSession], Awaitable[T]]) -> T:
+    async def transaction(self, body: Callable[[Session], Awaitable[T]]) -> T:
         """body between BEGIN IMMEDIATE and COMMIT, alone on the writer, in a task of its own."""
 
         async def job() -> T:
@@ -253,7 +439,7 @@ class SqliteDriver:
         finally:
             self._after_write()
 
-    async def exclusive(self, body: Callable[[SqliteSession], Awaitable[T]]) -> T:
+    async def exclusive(self, body: Callable[[Session], Awaitable[T]]) -> T:
         """body alone on the writer, outside any transaction."""
         return await self._queue.run(lambda: body(self._writer))
 
@@ -320,7 +506,8 @@ class SqliteDriver:
         await self._queue.drain()
         if self.checkpointing is not None:
             await asyncio.wait([self.checkpointing])
-        for session in (self._writer, self._reader, self._checkpointer):
+        await self._writer.close()
+        for session in (self._reader, self._checkpointer):
             await session.connection.close()
 
 

@@ -14,6 +14,7 @@ from data import (
     ChannelBusy,
     GuildSettings,
     Seat,
+    StaleTable,
     Store,
     StoreError,
     TableNotFound,
@@ -448,16 +449,16 @@ async def test_meta_must_be_a_json_object(store: Store) -> None:
 async def test_a_save_already_handed_to_sqlite_lands_when_its_caller_is_cancelled(
     db_path: object,
 ) -> None:
-    """SQLite's fast path: with nothing queued, a save goes straight onto aiosqlite's own queue.
+    """SQLite's fast path: with nothing queued, a save goes straight into the writer's group.
     Its caller cancelled while it waits there, it still commits, after the writes before it."""
     store = await Store.open(str(db_path))
     try:
         table = await new_table(store)
         gate = threading.Event()
-        writer = store._driver._writer.connection  # type: ignore[attr-defined]
-        await writer.create_function("hold", 0, lambda: gate.wait(30))  # 30 s: a hang guard
-        holding = asyncio.ensure_future(store._statement("SELECT hold()"))
-        await asyncio.sleep(0)  # the hold is in aiosqlite's queue, its thread is waiting
+        writer = store._driver._writer  # type: ignore[attr-defined]
+        await writer.call(lambda db: db.create_function("hold", 0, lambda: gate.wait(30)))
+        holding = asyncio.ensure_future(store._statement("SELECT hold()"))  # 30 s: a hang guard
+        await asyncio.sleep(0)  # the hold is in the writer's queue, its thread is waiting
         saving = asyncio.ensure_future(
             store.save_table(replace(table, snapshot_json='{"n": 1}'), Action("bid", seat=0))
         )
@@ -472,6 +473,40 @@ async def test_a_save_already_handed_to_sqlite_lands_when_its_caller_is_cancelle
         stored = await store.get_table(table.id)
         assert stored is not None and stored.snapshot_json == '{"n": 1}' and stored.saves == 1
         assert [a.action for a in await store.actions(table.id)] == ["bid"]
+    finally:
+        await store.close()
+
+
+async def test_saves_committed_together_land_or_fail_each_as_if_alone(db_path: object) -> None:
+    """Saves requested while the writer is busy commit as one group (data/sqlite.py): one
+    refused in the middle (a stale copy) fails alone and changes nothing, and the others land,
+    each with its own state and its own logged action."""
+    store = await Store.open(str(db_path))
+    try:
+        tables = [await new_table(store, channel_id=500 + i) for i in range(4)]
+        await store.save_table(tables[2], Action("bid", seat=0))  # tables[2] is behind now
+        gate = threading.Event()
+        writer = store._driver._writer  # type: ignore[attr-defined]
+        held = writer.call(lambda db: gate.wait(30))  # 30 s: a hang guard
+        saving = [asyncio.ensure_future(store.save_table(
+            replace(t, snapshot_json=f'{{"n": {i}}}'), Action("play", seat=1, payload={"i": i})))
+            for i, t in enumerate(tables)]
+        await asyncio.sleep(0)  # all four wait behind the held writer, in one group
+        gate.set()
+        await held
+        outcomes = await asyncio.gather(*saving, return_exceptions=True)
+        assert isinstance(outcomes[2], StaleTable)
+        for i, table in enumerate(tables):
+            stored = await store.get_table(table.id)
+            actions = await store.actions(table.id)
+            assert stored is not None
+            if i == 2:
+                assert stored.snapshot_json == table.snapshot_json and stored.saves == 1
+                assert [a.action for a in actions][-1] == "bid"
+            else:
+                assert stored.snapshot_json == f'{{"n": {i}}}' and stored.saves == 1
+                assert actions[-1].action == "play" and actions[-1].payload == {"i": i}
+                assert outcomes[i] == actions[-1].id
     finally:
         await store.close()
 

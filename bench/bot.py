@@ -67,6 +67,21 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   filing's p99 29.8 ms, max 347, stall 251, save p99 20.4, RSS 572 MB: the stall budget
   (< 20 ms) is met, the p99 budget (< 5 ms) is not; the p99 follows the save p99 (the one
   writer).
+- Where the tail came from (wip/speed): the store's writer thread. Each SQLite call takes the
+  GIL back several times, and while the loop runs Python a thread waits up to the switch interval
+  (5 ms) each time: a save took up to ~20 ms whenever the loop was busy, and on a loaded machine
+  the writer fell seconds behind (save p50 7.8 s at 1,000 tables and only 20 actions/s, load 8.7;
+  2.8 s with --switch-interval 0.0005). Besides, with a checkpoint every 100 writes the WAL never
+  restarted, so the valve stopped the writer for 35-250 ms every few seconds (6 times in a
+  1,000-table run with its set-up, load 9). Now: a checkpoint every 10 writes (the WAL restarts
+  by itself: 2 valves in that run, all in the set-up's flood of saves, 0 during the actions), a
+  0.5 ms switch interval (bot/client.py), and group commit (the saves
+  waiting for the writer commit together: one trip to its thread, data/sqlite.py).
+  Back to back at load 9.1-9.5, `--tables 1000 --actions 1500 --rate 50`, before (0830559) /
+  after: 37 / 47 actions/s of 50; p50 2,027 / 107 ms, p99 2,465 / 285 ms, max 2,782 / 367 ms;
+  save p50 14.4 s / 37 ms, p99 19.9 s / 153 ms; deferred 2,222 / 0; stall 755 / 224 ms; CPU
+  8.9 / 7.1 ms per action; REST 2.59 / 2.10 per action (before: backlog and deferrals); tasks
+  after the run 1,013 / 4; RSS 191 / 163 MB.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click

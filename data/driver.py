@@ -6,9 +6,10 @@ The store speaks SQL through two small interfaces so that one set of queries ser
 - a Session runs statements: fetch (rows back), execute, executemany. SQL is written with `?`
   placeholders; the PostgreSQL driver numbers them ($1, $2...). Where the dialects differ, the
   caller branches on session.dialect.
-- a Driver runs writes: `statement` (one statement, its own transaction: one round trip to the
-  driver where the driver allows it), `transaction` (several statements in one transaction), and
-  reads (`read` and the `reader` session).
+- a Driver runs writes: `statement` (one statement, atomic on its own: one round trip to the
+  driver where the driver allows it, on SQLite shared with the statements waiting with it),
+  `transaction` (several statements in one transaction), and reads (`read` and the `reader`
+  session).
 
 Writes that must not interleave go through a WriteQueue: jobs run one at a time in the order
 they were requested, each in its own task, so a job runs to its end even when the task awaiting it
@@ -55,8 +56,9 @@ class Driver(Protocol):
     dialect: Dialect
 
     async def statement(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """Run one write statement as its own transaction, after every write requested
-        before; return its rows. Runs to its end even if the caller is cancelled."""
+        """Run one write statement after every write requested before, as its own
+        transaction or committed together with others (it lands or fails as if alone); return
+        its rows. Runs to its end even if the caller is cancelled."""
         ...
 
     async def transaction(self, body: Callable[[Session], Awaitable[T]]) -> T:

@@ -1,4 +1,5 @@
-"""The SQLite driver: one file in WAL mode through aiosqlite.
+"""The SQLite driver: one file in WAL mode; writes on a thread of the store's own, reads through
+aiosqlite.
 
 Three connections, each with its own thread: the writer (a GroupWriter), and, through aiosqlite,
 a read-only reader (WAL lets it read while the writer writes) and a checkpointer.
@@ -410,7 +411,8 @@ class SqliteDriver:
     # -- writes --------------------------------------------------------------------------------
 
     async def statement(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """One statement, its own transaction, one round trip (see the module docstring)."""
+        """One statement, alone or in the writer's group, landing or failing as if alone
+        (see the module docstring)."""
         done: Awaitable[list[Row]]
         if self._queue.idle:
             done = self._writer.group(sql, params)

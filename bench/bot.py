@@ -82,6 +82,19 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   save p50 14.4 s / 37 ms, p99 19.9 s / 153 ms; deferred 2,222 / 0; stall 755 / 224 ms; CPU
   8.9 / 7.1 ms per action; REST 2.59 / 2.10 per action (before: backlog and deferrals); tasks
   after the run 1,013 / 4; RSS 191 / 163 MB.
+  `--tables 1000 --actions 3000`, back to back at load 5.4-6.0, before / after: 34 / 55
+  actions/s of 100 (the process's share of the machine, at 11.5 / 7.5 ms CPU per action);
+  p50 2,030 / 109 ms, p99 2,353 / 222 ms, max 2,630 / 358 ms; save p50 29.4 s / 37 ms, p99
+  49.6 s / 113 ms; deferred 3,532 / 0; errors 100 / 0; stall 625 / 278 ms; REST 2.01 / 2.24 per
+  action (0.34 / 0.16 nudges; before, deferred answers and errors replace edits); tasks after
+  the run 5,952 / 2; RSS 218 / 171 MB.
+  `--tables 10000 --actions 3000` after, at load 6.6-6.2: set-up 153 s (dealt 140.6 s); 63
+  actions/s of 100; p50 81 ms, p99 355 ms, max 983 ms; save p50 30 ms, p99 147 ms, valve 0;
+  deferred 0, errors 0; stall 683 ms; CPU 7.8 ms per action; REST 4.10 per action, of them
+  1.40 nudges (posted and deleted) and 1.70 table edits (at 63 actions/s a turn waits ~160 s,
+  past the nudge and the half-turn warning that edits the table: at 100 actions/s neither);
+  2 tasks after the run; RSS 463 MB. The budgets need the quiet machine to be judged; on this
+  one the process had about half a core, and the latency is its queue.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click

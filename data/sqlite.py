@@ -34,7 +34,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import queue
 import sqlite3
 import threading
 import time
@@ -118,169 +117,37 @@ Outcome = list[Row] | _Failed
 Statement = tuple[str, Sequence[Any]]
 
 
-def run_group(db: sqlite3.Connection, statements: Sequence[Statement]) -> list[Outcome]:
-    """On the writer thread: the statements in order, one transaction (one alone: its own),
-    and what each returned or raised. A statement that raises is undone alone (SQLite keeps
-    the transaction); if SQLite ended the transaction instead, every statement of it fails
-    with that error and the rest go on in a new one. A failed COMMIT fails them all."""
-    if len(statements) == 1:
-        sql, params = statements[0]
-        try:
-            return [db.execute(sql, params).fetchall()]
-        except Exception as err:
-            return [_Failed(err)]
-    outcomes: list[Outcome] = []
-    begun = len(outcomes)  # the first statement of the open transaction
-    try:
-        db.execute("BEGIN IMMEDIATE")
-    except Exception as err:
-        return [_Failed(err)] * len(statements)
-    for sql, params in statements:
-        try:
-            outcomes.append(db.execute(sql, params).fetchall())
-        except Exception as err:
-            outcomes.append(_Failed(err))
-            if not db.in_transaction:  # rolled back whole: nothing since BEGIN landed
-                outcomes[begun:] = [_Failed(err)] * (len(outcomes) - begun)
-                begun = len(outcomes)
-                try:
-                    db.execute("BEGIN IMMEDIATE")
-                except Exception as again:
-                    return outcomes + [_Failed(again)] * (len(statements) - len(outcomes))
-    try:
-        db.execute("COMMIT")
-    except Exception as err:
-        with contextlib.suppress(sqlite3.Error):
-            db.execute("ROLLBACK")
-        outcomes[begun:] = [_Failed(err)] * (len(outcomes) - begun)
-    return outcomes
+class _Group:
+    """Single statements waiting to run together on the writer, and their callers' futures."""
 
+    __slots__ = ("futures", "statements")
 
-class GroupWriter:
-    """The write connection on a thread of its own (a daemon: a program that dies without
-    closing the store still exits, which SQLite treats like a crash, which the store survives).
+    def __init__(self) -> None:
+        self.statements: list[Statement] = []
+        self.futures: list[asyncio.Future[list[Row]]] = []
 
-    Jobs run in the order they were submitted. `group` adds a statement to the group the thread
-    has not started yet (or starts one): see the module docstring. It is also the writer's
-    Session (fetch, execute, executemany: one trip to the thread each)."""
-
-    dialect: Dialect = "sqlite"
-
-    def __init__(self, target: str) -> None:
-        """Not started: `await start()`."""
-        self._target = target
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._work, name="ohhell-sqlite-writer",
-                                        daemon=True)
-        self._db: sqlite3.Connection | None = None
-        self._lock = threading.Lock()
-        self._waiting: list[tuple[Statement, asyncio.Future[list[Row]]]] | None = None
-
-    async def start(self) -> None:
-        """Start the thread and open the connection there (autocommit: BEGIN/COMMIT are ours)."""
-        self._thread.start()
-        await run_to_end(self.call(self._open))
-
-    def _open(self, _: sqlite3.Connection | None) -> None:
-        self._db = sqlite3.connect(self._target, isolation_level=None, check_same_thread=False)
-
-    def call(self, fn: Callable[[Any], T]) -> asyncio.Future[T]:
-        """Run fn(connection) on the thread after the jobs before it; its outcome."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        self._jobs.put(_Job(loop, future, fn))
-        return future
-
-    def group(self, sql: str, params: Sequence[Any]) -> asyncio.Future[list[Row]]:
-        """Add the statement to the waiting group (see the class docstring); its rows."""
+    def add(self, sql: str, params: Sequence[Any]) -> asyncio.Future[list[Row]]:
+        """Add a statement; the future of its rows."""
         future: asyncio.Future[list[Row]] = asyncio.get_running_loop().create_future()
-        with self._lock:
-            start = self._waiting is None
-            if self._waiting is None:
-                self._waiting = []
-            self._waiting.append(((sql, params), future))
-        if start:
-            self._jobs.put(_Job(None, None, self._run_waiting))
+        self.statements.append((sql, params))
+        self.futures.append(future)
         return future
 
-    def _run_waiting(self, db: sqlite3.Connection) -> None:
-        """On the thread: the waiting group, answered with one wake-up of the loop."""
-        with self._lock:  # from now on, new statements start the next group
-            waiting, self._waiting = self._waiting or [], None
-        try:
-            outcomes = run_group(db, [statement for statement, _ in waiting])
-        except BaseException as err:
-            outcomes = [_Failed(err)] * len(waiting)
-        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
-            waiting[0][1].get_loop().call_soon_threadsafe(
-                _settle_group, [f for _, f in waiting], outcomes)
-
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """Run the statement to its end and return its rows, in one trip."""
-        return await self.call(lambda db: db.execute(sql, params).fetchall())
-
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        """Run one statement."""
-        await self.call(lambda db: db.execute(sql, params).fetchall())
-
-    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        """Run one statement per row of parameters, in one trip."""
-        await self.call(lambda db: db.executemany(sql, rows))
-
-    async def close(self) -> None:
-        """Close the connection after the jobs before, and end the thread."""
-        if not self._thread.is_alive():
-            return
-        try:
-            await run_to_end(self.call(_close))
-        finally:
-            self._jobs.put(None)
-
-    def _work(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            job.run(self._db)
+    def settle(self, outcomes: Sequence[Outcome]) -> None:
+        """Answer each caller (one cancelled meanwhile is skipped: its statement ran all the
+        same)."""
+        for future, outcome in zip(self.futures, outcomes, strict=True):
+            if future.done():
+                continue
+            if isinstance(outcome, _Failed):
+                future.set_exception(outcome.error)
+            else:
+                future.set_result(outcome)
 
 
-class _Job:
-    """fn(connection) on the writer thread; its outcome goes to `future` (none: fn answers)."""
-
-    __slots__ = ("fn", "future", "loop")
-
-    def __init__(self, loop: asyncio.AbstractEventLoop | None,
-                 future: asyncio.Future[Any] | None, fn: Callable[[Any], Any]) -> None:
-        self.loop, self.future, self.fn = loop, future, fn
-
-    def run(self, db: sqlite3.Connection | None) -> None:
-        try:
-            result, error = self.fn(db), None
-        except BaseException as err:
-            result, error = None, err
-        if self.loop is None or self.future is None:
-            return
-        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
-            self.loop.call_soon_threadsafe(_settle, self.future, result, error)
-
-
-def _close(db: sqlite3.Connection | None) -> None:
-    if db is not None:
-        db.close()
-
-
-def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.done():  # its caller was cancelled: the job ran all the same
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
-
-
-def _settle_group(futures: list[asyncio.Future[list[Row]]], outcomes: list[Outcome]) -> None:
-    for future, outcome in zip(futures, outcomes, strict=True):
-        if isinstance(outcome, _Failed):
-            _settle(future, None, outcome.error)
-        else:
-            _settle(future, outcome, None)
+def _ended_before_commit(error: BaseException) -> bool:
+    """True when COMMIT found no transaction: SQLite had ended it (or BEGIN had failed)."""
+    return isinstance(error, sqlite3.OperationalError) and "no transaction is active" in str(error)
 
 
 def _connect(target: str, *, uri: bool = False) -> aiosqlite.Connection:
@@ -353,17 +220,19 @@ class SqliteDriver:
     def __init__(
         self,
         path: Path,
-        writer: GroupWriter,
+        writer: aiosqlite.Connection,
         reader: aiosqlite.Connection,
         checkpointer: aiosqlite.Connection,
     ) -> None:
         """Use SqliteDriver.open."""
         self.path = path
         self._wal = Path(f"{path}-wal")
-        self._writer = writer
+        self._writer = SqliteSession(writer)
         self._reader = SqliteSession(reader)
         self._checkpointer = SqliteSession(checkpointer)
         self._queue = WriteQueue()
+        self._forming: _Group | None = None
+        """The group not started yet, if nothing else was queued since it was."""
         self._writes_since_checkpoint = 0
         self.checkpointing: asyncio.Future[list[Row]] | None = None
         self._valve: asyncio.Future[None] | None = None
@@ -377,9 +246,9 @@ class SqliteDriver:
         check_options(path, synchronous)
         path.parent.mkdir(parents=True, exist_ok=True)
         opened: list[aiosqlite.Connection] = []
-        writer = session = GroupWriter(str(path))
         try:
-            await writer.start()
+            writer = await _started(_connect(str(path)), opened)
+            session = SqliteSession(writer)
             await session.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             known = len(connection.migrations("sqlite"))
             try:
@@ -403,25 +272,72 @@ class SqliteDriver:
         except BaseException:
             # Close each in its thread and end the thread, before the caller's loop may close.
             stopping = [c.stop() for c in opened]
-            await asyncio.shield(asyncio.gather(writer.close(),
-                                                *(f for f in stopping if f is not None)))
+            await asyncio.shield(asyncio.gather(*(f for f in stopping if f is not None)))
             raise
         return cls(path, writer, reader, checkpointer)
 
     # -- writes --------------------------------------------------------------------------------
 
     async def statement(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """One statement, alone or in the writer's group, landing or failing as if alone
-        (see the module docstring)."""
-        done: Awaitable[list[Row]]
-        if self._queue.idle:
-            done = self._writer.group(sql, params)
-        else:
-            done = self._queue.run(lambda: self._writer.fetch(sql, params))
+        """One statement, in the writer's next group, landing or failing as if alone (see the
+        module docstring)."""
+        group = self._forming
+        if group is None:
+            group = self._forming = _Group()
+            self._queue.submit(lambda: self._run_group(group))
         try:
-            return await done
+            return await run_to_end(group.add(sql, params))
         finally:
             self._after_write()
+
+    async def _run_group(self, group: _Group) -> None:
+        """In the WriteQueue's turn: the group's statements, answered once they committed."""
+        if self._forming is group:  # from now on, statements start the next group
+            self._forming = None
+        outcomes: list[Outcome] = []
+        try:
+            if len(group.statements) == 1:
+                outcomes = [await self._alone(group.statements[0])]
+            else:
+                outcomes = await self._together(group.statements)
+        except BaseException as err:  # cancelled (the loop is closing): nobody is left waiting
+            outcomes = [_Failed(err)] * len(group.statements)
+            raise
+        finally:
+            group.settle(outcomes)
+
+    async def _alone(self, statement: Statement) -> Outcome:
+        try:
+            return await self._writer.fetch(*statement)
+        except Exception as err:
+            return _Failed(err)
+
+    async def _together(self, statements: Sequence[Statement]) -> list[Outcome]:
+        """BEGIN IMMEDIATE, the statements and COMMIT, all handed to aiosqlite's queue at once,
+        so its thread runs them back to back without waiting for the event loop in between.
+
+        A statement refused by SQLite (a trigger's RAISE(ABORT), a constraint) is undone alone
+        and the transaction goes on, so every outcome is the one it would have had alone, in
+        this order. When the COMMIT failed, nothing landed: each statement runs again, alone.
+        When SQLite itself ended the transaction before COMMIT (BEGIN failed, or a disk, I/O or
+        memory error), the statements after the last failure ran alone, outside it, and stand;
+        the others run again alone."""
+        steps = [("BEGIN IMMEDIATE", ()), *statements, ("COMMIT", ())]
+        done = await asyncio.gather(*(asyncio.ensure_future(self._writer.fetch(sql, params))
+                                      for sql, params in steps), return_exceptions=True)
+        ran = done[1:-1]
+        outcomes: list[Outcome] = [_Failed(r) if isinstance(r, BaseException) else r
+                                   for r in ran]
+        commit = done[-1]
+        if not isinstance(commit, BaseException):
+            return outcomes
+        again = len(statements)
+        if self._writer.connection.in_transaction:
+            await _rollback(self._writer)
+        elif _ended_before_commit(commit):
+            again = max((i for i, r in enumerate(done[:-1]) if isinstance(r, BaseException)),
+                        default=0)
+        return [await self._alone(s) for s in statements[:again]] + outcomes[again:]
 
     async def transaction(self, body: Callable[[Session], Awaitable[T]]) -> T:
         """body between BEGIN IMMEDIATE and COMMIT, alone on the writer, in a task of its own."""
@@ -437,13 +353,13 @@ class SqliteDriver:
             return value
 
         try:
-            return await self._queue.run(job)
+            return await run_to_end(self._in_turn(job))
         finally:
             self._after_write()
 
     async def exclusive(self, body: Callable[[Session], Awaitable[T]]) -> T:
         """body alone on the writer, outside any transaction."""
-        return await self._queue.run(lambda: body(self._writer))
+        return await run_to_end(self._in_turn(lambda: body(self._writer)))
 
     async def probe(self) -> None:
         """Take the write lock and let it go, in its turn on the writer: raises while the file
@@ -453,7 +369,13 @@ class SqliteDriver:
             await self._writer.execute("BEGIN IMMEDIATE")
             await self._writer.execute("ROLLBACK")
 
-        await self._queue.run(job)
+        await run_to_end(self._in_turn(job))
+
+    def _in_turn(self, job: Callable[[], Awaitable[T]]) -> asyncio.Task[T]:
+        """Queue a job that is not a group's; statements requested later join no group before
+        it."""
+        self._forming = None
+        return self._queue.submit(job)
 
     # -- reads ---------------------------------------------------------------------------------
 
@@ -486,7 +408,7 @@ class SqliteDriver:
             return
         if size >= WAL_VALVE_BYTES:
             self.valves += 1
-            self._valve = self._queue.submit(self._restart_wal)
+            self._valve = self._in_turn(self._restart_wal)
             self._valve.add_done_callback(_log_failure("WAL valve checkpoint"))
 
     async def checkpoint(self) -> list[Row]:
@@ -508,8 +430,7 @@ class SqliteDriver:
         await self._queue.drain()
         if self.checkpointing is not None:
             await asyncio.wait([self.checkpointing])
-        await self._writer.close()
-        for session in (self._reader, self._checkpointer):
+        for session in (self._writer, self._reader, self._checkpointer):
             await session.connection.close()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import threading
 from dataclasses import replace
@@ -449,20 +450,21 @@ async def test_meta_must_be_a_json_object(store: Store) -> None:
 async def test_a_save_already_handed_to_sqlite_lands_when_its_caller_is_cancelled(
     db_path: object,
 ) -> None:
-    """SQLite's fast path: with nothing queued, a save goes straight into the writer's group.
+    """SQLite's fast path: a save joins the writer's next group before its caller suspends.
     Its caller cancelled while it waits there, it still commits, after the writes before it."""
     store = await Store.open(str(db_path))
     try:
         table = await new_table(store)
         gate = threading.Event()
-        writer = store._driver._writer  # type: ignore[attr-defined]
-        await writer.call(lambda db: db.create_function("hold", 0, lambda: gate.wait(30)))
-        holding = asyncio.ensure_future(store._statement("SELECT hold()"))  # 30 s: a hang guard
-        await asyncio.sleep(0)  # the hold is in the writer's queue, its thread is waiting
+        writer = store._driver._writer.connection  # type: ignore[attr-defined]
+        await writer.create_function("hold", 0, lambda: gate.wait(30))  # 30 s: a hang guard
+        holding = asyncio.ensure_future(store._statement("SELECT hold()"))
+        for _ in range(2):  # the hold's group started, its statement is on the writer's thread
+            await asyncio.sleep(0)
         saving = asyncio.ensure_future(
             store.save_table(replace(table, snapshot_json='{"n": 1}'), Action("bid", seat=0))
         )
-        await asyncio.sleep(0)  # the save is queued behind the hold
+        await asyncio.sleep(0)  # the save is in the next group, behind the hold
         saving.cancel()
         gate.set()
         with pytest.raises(asyncio.CancelledError):
@@ -486,8 +488,13 @@ async def test_saves_committed_together_land_or_fail_each_as_if_alone(db_path: o
         tables = [await new_table(store, channel_id=500 + i) for i in range(4)]
         await store.save_table(tables[2], Action("bid", seat=0))  # tables[2] is behind now
         gate = threading.Event()
-        writer = store._driver._writer  # type: ignore[attr-defined]
-        held = writer.call(lambda db: gate.wait(30))  # 30 s: a hang guard
+        writer = store._driver._writer.connection  # type: ignore[attr-defined]
+        await writer.create_function("hold", 0, lambda: gate.wait(30))  # 30 s: a hang guard
+        traced: list[str] = []
+        await writer.set_trace_callback(traced.append)
+        held = asyncio.ensure_future(store._statement("SELECT hold()"))
+        for _ in range(2):  # the hold's group started, its statement is on the writer's thread
+            await asyncio.sleep(0)
         saving = [asyncio.ensure_future(store.save_table(
             replace(t, snapshot_json=f'{{"n": {i}}}'), Action("play", seat=1, payload={"i": i})))
             for i, t in enumerate(tables)]
@@ -495,6 +502,10 @@ async def test_saves_committed_together_land_or_fail_each_as_if_alone(db_path: o
         gate.set()
         await held
         outcomes = await asyncio.gather(*saving, return_exceptions=True)
+        await writer.set_trace_callback(None)
+        statements = [sql.split(" (")[0] for sql, _ in itertools.groupby(traced)]  # a trigger's
+        assert statements == [  # steps are traced with their statement's text: one per run
+            "SELECT hold()", "BEGIN IMMEDIATE", *["INSERT INTO table_saves"] * 4, "COMMIT"]
         assert isinstance(outcomes[2], StaleTable)
         for i, table in enumerate(tables):
             stored = await store.get_table(table.id)

@@ -7,7 +7,8 @@ The store speaks SQL through two small interfaces so that one set of queries ser
   placeholders; the PostgreSQL driver numbers them ($1, $2...). Where the dialects differ, the
   caller branches on session.dialect.
 - a Driver runs writes: `statement` (one statement, atomic on its own: one round trip to the
-  driver where the driver allows it, on SQLite shared with the statements waiting with it),
+  driver where the driver allows it, on SQLite committed together with the statements
+  requested while the writer was busy),
   `transaction` (several statements in one transaction), and reads (`read` and the `reader`
   session).
 
@@ -96,13 +97,6 @@ class WriteQueue:
     def __init__(self) -> None:
         """An empty queue."""
         self._lock = asyncio.Lock()
-        self._pending = 0
-
-    @property
-    def idle(self) -> bool:
-        """True when no job is running or waiting: a write may then go to the driver directly
-        (its own queue keeps the order)."""
-        return self._pending == 0
 
     async def run(self, job: Callable[[], Awaitable[T]]) -> T:
         """Queue job and await its result. The job is queued before this first suspends, and
@@ -111,15 +105,11 @@ class WriteQueue:
 
     def submit(self, job: Callable[[], Awaitable[T]]) -> asyncio.Task[T]:
         """Queue job behind the jobs already queued; the task runs it."""
-        self._pending += 1
         return asyncio.ensure_future(self._in_turn(job))
 
     async def _in_turn(self, job: Callable[[], Awaitable[T]]) -> T:
-        try:
-            async with self._lock:  # asyncio.Lock wakes its waiters first come, first served
-                return await job()
-        finally:
-            self._pending -= 1
+        async with self._lock:  # asyncio.Lock wakes its waiters first come, first served
+            return await job()
 
     async def drain(self) -> None:
         """Wait until every job queued before this call has ended."""

@@ -1,20 +1,21 @@
-"""The SQLite driver: one file in WAL mode; writes on a thread of the store's own, reads through
-aiosqlite.
+"""The SQLite driver: one file in WAL mode, through aiosqlite.
 
-Three connections, each with its own thread: the writer (a GroupWriter), and, through aiosqlite,
-a read-only reader (WAL lets it read while the writer writes) and a checkpointer.
+Three aiosqlite connections, each with its own thread: the writer, a read-only reader (WAL lets it
+read while the writer writes) and a checkpointer.
 
 - A save is one statement (an INSERT into the view table_saves, whose trigger updates the table
-  and appends the action; migration 0004). When no multi-statement transaction is running or
-  waiting, such a statement joins the writer's current group: the statements requested while
-  the writer thread is busy run together, in order, in one transaction, in one trip to the
-  thread and one wake-up of the event loop (group commit; each caller is answered once the
-  group committed, so an answered save is committed). A statement that fails in a group is
-  undone alone and fails alone, as it would by itself. Otherwise it waits its turn in the
-  store's WriteQueue. Either way it is queued before the caller first suspends, so it lands even
-  if the caller is cancelled. Each trip to a thread costs the writer the GIL several times, and
-  a busy loop holds it for up to the switch interval each time (bot/client.py): one trip for a
-  group instead of one per save is what keeps the writer up with the saves on a loaded machine.
+  and appends the action; migration 0004). Such single statements go through the store's
+  WriteQueue in groups: a statement joins the group not started yet if nothing else was queued
+  since it, or starts one. So the statements requested while the writer is busy run together,
+  in order: BEGIN IMMEDIATE, the statements and COMMIT handed to aiosqlite's queue at once, so
+  its thread runs them back to back instead of waiting for a busy event loop between saves, and
+  one commit for the group (group commit; each caller is answered once the group committed, so
+  an answered save is committed). Each lands or fails as it would alone (SQLite undoes a refused
+  statement alone; see _together for the rare failures that end the transaction). A statement
+  is in its group before its caller first suspends, so it lands even if the caller is cancelled.
+  Each statement is still one trip to the thread (execute_fetchall: a save returns its action's
+  id, so executemany, which returns no rows, does not fit); a busy loop holds the GIL for up to
+  the switch interval (bot/client.py) at each of them.
 - Transactions of several statements (finishing a game, opening a table with its first action)
   hold the WriteQueue from BEGIN IMMEDIATE to COMMIT, in a task of their own.
 - Checkpoints stay off the write path: every CHECKPOINT_EVERY writes the checkpointer copies the

@@ -76,7 +76,8 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   1,000-table run with its set-up, load 9). Now: a checkpoint every 10 writes (the WAL restarts
   by itself: 2 valves in that run, all in the set-up's flood of saves, 0 during the actions), a
   0.5 ms switch interval (bot/client.py), and group commit (the saves
-  waiting for the writer commit together: one trip to its thread, data/sqlite.py).
+  waiting for the writer commit together: one trip to its thread, data/sqlite.py; that writer
+  was then a thread of the store's own, GroupWriter).
   Back to back at load 9.1-9.5, `--tables 1000 --actions 1500 --rate 50`, before (0830559) /
   after: 37 / 47 actions/s of 50; p50 2,027 / 107 ms, p99 2,465 / 285 ms, max 2,782 / 367 ms;
   save p50 14.4 s / 37 ms, p99 19.9 s / 153 ms; deferred 2,222 / 0; stall 755 / 224 ms; CPU
@@ -101,6 +102,16 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   0.9 / 9.0, the response 0.7 / 9.0, settling and publishing 0.6 / 5.8; total p50 12.1, p99 58.
   Next step for the p99: a save needs no thread when the writer is idle (one statement, about
   0.2 ms in the loop's own thread, the thread kept for checkpoints and transactions).
+- Group commit on aiosqlite (wip/aiogroup): the group is BEGIN IMMEDIATE, its statements and COMMIT
+  handed to aiosqlite's queue at once (one trip per statement, but the thread never waits for the
+  loop within a group), instead of GroupWriter's one trip per group on a thread of the store's own.
+  Back to back, `--tables 1000 --actions 3000`, GroupWriter (a41313f) / aiosqlite, load 2.7-1.9 /
+  1.9-1.5 (a quiet spell): 100 actions/s both; p50 4.76 / 4.79 ms, p99 11.87 / 9.55 ms, max 28.5 /
+  18.5 ms; save p50 1.32 / 1.54 ms, p99 5.75 / 5.35 ms; valve 0 / 0; stall 16.3 / 11.0 ms; CPU 7.55
+  / 7.68 ms per action; 0 deferred, 0 errors, 2 tasks after the run; RSS 169 / 171 MB. Overloaded,
+  `--rate 300` (load 1.4 / 1.3): 205 / 224 actions/s of 300; p50 2,002 / 405 ms, p99 2,109 / 2,477
+  ms; save p50 3,403 / 309 ms, p99 4,841 / 2,333 ms; deferred 1,790 / 436; stall 186 / 1,334 ms (not
+  explained yet).
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click

@@ -140,7 +140,9 @@ class _Group:
         for future, outcome in zip(self.futures, outcomes, strict=True):
             if future.done():
                 continue
-            if isinstance(outcome, _Failed):
+            if isinstance(outcome, _Failed) and isinstance(outcome.error, asyncio.CancelledError):
+                future.cancel()
+            elif isinstance(outcome, _Failed):
                 future.set_exception(outcome.error)
             else:
                 future.set_result(outcome)

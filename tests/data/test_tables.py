@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import sqlite3
 import threading
 from dataclasses import replace
 
@@ -518,6 +519,38 @@ async def test_saves_committed_together_land_or_fail_each_as_if_alone(db_path: o
                 assert stored.snapshot_json == f'{{"n": {i}}}' and stored.saves == 1
                 assert actions[-1].action == "play" and actions[-1].payload == {"i": i}
                 assert outcomes[i] == actions[-1].id
+    finally:
+        await store.close()
+
+
+async def test_a_statement_that_ends_its_group_s_transaction_fails_alone(db_path: object) -> None:
+    """A statement whose failure makes SQLite roll the group's whole transaction back (here ON
+    CONFLICT ROLLBACK) fails alone: the saves before it, undone with it, run again and land, and
+    the save after it (run outside the transaction) lands once."""
+    store = await Store.open(str(db_path))
+    try:
+        tables = [await new_table(store, channel_id=600 + i) for i in range(2)]
+        claim = "INSERT OR ROLLBACK INTO processes (owner, shards, renewed_at) VALUES ('p', '', 0)"
+        await store._statement(claim)
+        gate = threading.Event()
+        writer = store._driver._writer.connection  # type: ignore[attr-defined]
+        await writer.create_function("hold", 0, lambda: gate.wait(30))  # 30 s: a hang guard
+        held = asyncio.ensure_future(store._statement("SELECT hold()"))
+        for _ in range(2):  # the hold's group started, its statement is on the writer's thread
+            await asyncio.sleep(0)
+        first = asyncio.ensure_future(store.save_table(tables[0], Action("bid", seat=0)))
+        again = asyncio.ensure_future(store._statement(claim))
+        last = asyncio.ensure_future(store.save_table(tables[1], Action("bid", seat=1)))
+        await asyncio.sleep(0)  # all three in the next group
+        gate.set()
+        await held
+        with pytest.raises(sqlite3.IntegrityError):
+            await again
+        for table, saving in zip(tables, (first, last), strict=True):
+            actions = await store.actions(table.id)
+            assert await saving == actions[-1].id and [a.action for a in actions] == ["bid"]
+            stored = await store.get_table(table.id)
+            assert stored is not None and stored.saves == 1
     finally:
         await store.close()
 

@@ -322,9 +322,12 @@ class SqliteDriver:
         A statement refused by SQLite (a trigger's RAISE(ABORT), a constraint) is undone alone
         and the transaction goes on, so every outcome is the one it would have had alone, in
         this order. When the COMMIT failed, nothing landed: each statement runs again, alone.
-        When SQLite itself ended the transaction before COMMIT (BEGIN failed, or a disk, I/O or
-        memory error), the statements after the last failure ran alone, outside it, and stand;
-        the others run again alone."""
+        When SQLite itself ended the transaction before COMMIT (BEGIN failed, ON CONFLICT
+        ROLLBACK, a disk, I/O or memory error), the statements after the last failure ran
+        alone, outside it, and stand (committed before the others' second run); the others run
+        again alone. Should an earlier failure have ended it, the statements between landed
+        alone and run twice (a save's second run is refused as stale): never a lost write
+        answered as landed."""
         steps = [("BEGIN IMMEDIATE", ()), *statements, ("COMMIT", ())]
         done = await asyncio.gather(*(asyncio.ensure_future(self._writer.fetch(sql, params))
                                       for sql, params in steps), return_exceptions=True)

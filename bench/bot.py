@@ -67,6 +67,51 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   filing's p99 29.8 ms, max 347, stall 251, save p99 20.4, RSS 572 MB: the stall budget
   (< 20 ms) is met, the p99 budget (< 5 ms) is not; the p99 follows the save p99 (the one
   writer).
+- Where the tail came from (wip/speed): the store's writer thread. Each SQLite call takes the
+  GIL back several times, and while the loop runs Python a thread waits up to the switch interval
+  (5 ms) each time: a save took up to ~20 ms whenever the loop was busy, and on a loaded machine
+  the writer fell seconds behind (save p50 7.8 s at 1,000 tables and only 20 actions/s, load 8.7;
+  2.8 s with --switch-interval 0.0005). Besides, with a checkpoint every 100 writes the WAL never
+  restarted, so the valve stopped the writer for 35-250 ms every few seconds (6 times in a
+  1,000-table run with its set-up, load 9). Now: a checkpoint every 10 writes (the WAL restarts
+  by itself: 2 valves in that run, all in the set-up's flood of saves, 0 during the actions), a
+  0.5 ms switch interval (bot/client.py), and group commit (the saves
+  waiting for the writer commit together: one trip to its thread, data/sqlite.py; that writer
+  was then a thread of the store's own, GroupWriter).
+  Back to back at load 9.1-9.5, `--tables 1000 --actions 1500 --rate 50`, before (0830559) /
+  after: 37 / 47 actions/s of 50; p50 2,027 / 107 ms, p99 2,465 / 285 ms, max 2,782 / 367 ms;
+  save p50 14.4 s / 37 ms, p99 19.9 s / 153 ms; deferred 2,222 / 0; stall 755 / 224 ms; CPU
+  8.9 / 7.1 ms per action; REST 2.59 / 2.10 per action (before: backlog and deferrals); tasks
+  after the run 1,013 / 4; RSS 191 / 163 MB.
+  `--tables 1000 --actions 3000`, back to back at load 5.4-6.0, before / after: 34 / 55
+  actions/s of 100 (the process's share of the machine, at 11.5 / 7.5 ms CPU per action);
+  p50 2,030 / 109 ms, p99 2,353 / 222 ms, max 2,630 / 358 ms; save p50 29.4 s / 37 ms, p99
+  49.6 s / 113 ms; deferred 3,532 / 0; errors 100 / 0; stall 625 / 278 ms; REST 2.01 / 2.24 per
+  action (0.34 / 0.16 nudges; before, deferred answers and errors replace edits); tasks after
+  the run 5,952 / 2; RSS 218 / 171 MB.
+  `--tables 10000 --actions 3000` after, at load 6.6-6.2: set-up 153 s (dealt 140.6 s); 63
+  actions/s of 100; p50 81 ms, p99 355 ms, max 983 ms; save p50 30 ms, p99 147 ms, valve 0;
+  deferred 0, errors 0; stall 683 ms; CPU 7.8 ms per action; REST 4.10 per action, of them
+  1.40 nudges (posted and deleted) and 1.70 table edits (at 63 actions/s a turn waits ~160 s,
+  past the nudge and the half-turn warning that edits the table: at 100 actions/s neither);
+  2 tasks after the run; RSS 463 MB. The budgets need the quiet machine to be judged; on this
+  one the process had about half a core, and the latency is its queue.
+  Where an action's time goes now (1,000 tables at 20 actions/s, load 6, stages timed from the
+  gateway event; p50 / p99 ms): the save 5.8 / 34.6 (the writer thread waiting for a core on
+  the busy machine), building the record before it 0.9 / 13.4, discord.py's parse and dispatch
+  0.9 / 9.0, the response 0.7 / 9.0, settling and publishing 0.6 / 5.8; total p50 12.1, p99 58.
+  Next step for the p99: a save needs no thread when the writer is idle (one statement, about
+  0.2 ms in the loop's own thread, the thread kept for checkpoints and transactions).
+- Group commit on aiosqlite (wip/aiogroup): the group is BEGIN IMMEDIATE, its statements and COMMIT
+  handed to aiosqlite's queue at once (one trip per statement, but the thread never waits for the
+  loop within a group), instead of GroupWriter's one trip per group on a thread of the store's own.
+  Back to back, `--tables 1000 --actions 3000`, GroupWriter (a41313f) / aiosqlite, load 2.7-1.9 /
+  1.9-1.5 (a quiet spell): 100 actions/s both; p50 4.76 / 4.79 ms, p99 11.87 / 9.55 ms, max 28.5 /
+  18.5 ms; save p50 1.32 / 1.54 ms, p99 5.75 / 5.35 ms; valve 0 / 0; stall 16.3 / 11.0 ms; CPU 7.55
+  / 7.68 ms per action; 0 deferred, 0 errors, 2 tasks after the run; RSS 169 / 171 MB. Overloaded,
+  `--rate 300` (load 1.4 / 1.3): 205 / 224 actions/s of 300; p50 2,002 / 405 ms, p99 2,109 / 2,477
+  ms; save p50 3,403 / 309 ms, p99 4,841 / 2,333 ms; deferred 1,790 / 436; stall 186 / 1,334 ms (not
+  explained yet).
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click
@@ -435,11 +480,14 @@ async def run(args: argparse.Namespace) -> int:
             gc.set_threshold(args.gc_threshold, 20, 100)
         if args.no_gc:
             gc.disable()
+        if args.switch_interval is not None:  # after the bot's own (bot.client)
+            sys.setswitchinterval(args.switch_interval)
         if args.freeze:  # what a long-running bot does after start-up (see --help)
             gc.freeze()
         if args.refreeze:
             gc.callbacks.append(refreeze)
         print(f"gc: {'off' if args.no_gc else 'on'}, threshold {gc.get_threshold()}, "
+              f"GIL switch interval {sys.getswitchinterval() * 1000:g} ms, "
               f"{gc.get_freeze_count()} objects frozen"
               + (", survivors of full collections frozen" if args.refreeze else ""))
 
@@ -454,6 +502,8 @@ async def run(args: argparse.Namespace) -> int:
         profile = cProfile.Profile() if args.profile else None
         if profile is not None:
             profile.enable()
+        driver: Any = h.bot.store._driver  # type: ignore[attr-defined]
+        valves0 = getattr(driver, "valves", 0)
         bench.counting = True
         cpu0 = time.process_time()
         ready = list(tables)
@@ -489,6 +539,7 @@ async def run(args: argparse.Namespace) -> int:
         if profile is not None:
             profile.disable()
             profile.dump_stats(args.profile)
+        valves = getattr(driver, "valves", 0) - valves0
         await asyncio.sleep(quiet)
         bench.counting = False
         stop.set()
@@ -508,7 +559,8 @@ async def run(args: argparse.Namespace) -> int:
     if bench.saves:
         p50, p99 = statistics.median(bench.saves) * ms, pct(bench.saves, 99) * ms
         print(f"SQLite saves during the run (store.save_table, moves and bookkeeping; one "
-              f"writer, so a slow one delays the next): p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+              f"writer, so a slow one delays the next): p50 {p50:.2f} ms, p99 {p99:.2f} ms; "
+              f"the WAL valve stopped the writer {valves} times")
     logged, unlogged = bench.row_saves
     print(f"table-row saves asked for during the run: {logged + unlogged}, "
           f"{unlogged} of them without an action (bookkeeping): "
@@ -613,6 +665,10 @@ def main() -> int:
                         "(tracemalloc; slower)")
     p.add_argument("--idle", type=int, default=0, metavar="N",
                    help="instead: N dealt tables nobody acts at; print RSS and tasks")
+    p.add_argument("--switch-interval", type=float, default=None, metavar="S",
+                   help="sys.setswitchinterval after start-up (diagnosis: how long the store's "
+                        "threads may wait for the GIL while the loop runs Python; the bot sets "
+                        "0.0005, CPython's default is 0.005)")
     args = p.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[attr-defined]  # progress shows
     if args.idle:

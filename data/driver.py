@@ -6,9 +6,11 @@ The store speaks SQL through two small interfaces so that one set of queries ser
 - a Session runs statements: fetch (rows back), execute, executemany. SQL is written with `?`
   placeholders; the PostgreSQL driver numbers them ($1, $2...). Where the dialects differ, the
   caller branches on session.dialect.
-- a Driver runs writes: `statement` (one statement, its own transaction: one round trip to the
-  driver where the driver allows it), `transaction` (several statements in one transaction), and
-  reads (`read` and the `reader` session).
+- a Driver runs writes: `statement` (one statement, atomic on its own: one round trip to the
+  driver where the driver allows it, on SQLite committed together with the statements
+  requested while the writer was busy),
+  `transaction` (several statements in one transaction), and reads (`read` and the `reader`
+  session).
 
 Writes that must not interleave go through a WriteQueue: jobs run one at a time in the order
 they were requested, each in its own task, so a job runs to its end even when the task awaiting it
@@ -55,8 +57,9 @@ class Driver(Protocol):
     dialect: Dialect
 
     async def statement(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """Run one write statement as its own transaction, after every write requested
-        before; return its rows. Runs to its end even if the caller is cancelled."""
+        """Run one write statement after every write requested before, as its own
+        transaction or committed together with others (it lands or fails as if alone); return
+        its rows. Runs to its end even if the caller is cancelled."""
         ...
 
     async def transaction(self, body: Callable[[Session], Awaitable[T]]) -> T:
@@ -94,13 +97,6 @@ class WriteQueue:
     def __init__(self) -> None:
         """An empty queue."""
         self._lock = asyncio.Lock()
-        self._pending = 0
-
-    @property
-    def idle(self) -> bool:
-        """True when no job is running or waiting: a write may then go to the driver directly
-        (its own queue keeps the order)."""
-        return self._pending == 0
 
     async def run(self, job: Callable[[], Awaitable[T]]) -> T:
         """Queue job and await its result. The job is queued before this first suspends, and
@@ -109,15 +105,11 @@ class WriteQueue:
 
     def submit(self, job: Callable[[], Awaitable[T]]) -> asyncio.Task[T]:
         """Queue job behind the jobs already queued; the task runs it."""
-        self._pending += 1
         return asyncio.ensure_future(self._in_turn(job))
 
     async def _in_turn(self, job: Callable[[], Awaitable[T]]) -> T:
-        try:
-            async with self._lock:  # asyncio.Lock wakes its waiters first come, first served
-                return await job()
-        finally:
-            self._pending -= 1
+        async with self._lock:  # asyncio.Lock wakes its waiters first come, first served
+            return await job()
 
     async def drain(self) -> None:
         """Wait until every job queued before this call has ended."""

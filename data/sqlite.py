@@ -1,22 +1,32 @@
-"""The SQLite driver: one file in WAL mode through aiosqlite.
+"""The SQLite driver: one file in WAL mode, through aiosqlite.
 
 Three aiosqlite connections, each with its own thread: the writer, a read-only reader (WAL lets it
 read while the writer writes) and a checkpointer.
 
 - A save is one statement (an INSERT into the view table_saves, whose trigger updates the table
-  and appends the action; migration 0004), so it is one round trip to the writer's thread and
-  one wake-up of the event loop, and SQLite runs it as one transaction. When no multi-statement
-  transaction is running or waiting, such a statement goes straight onto aiosqlite's own queue,
-  which keeps the order; otherwise it waits its turn in the store's WriteQueue. Either way it is
-  queued before the caller first suspends, so it lands even if the caller is cancelled.
+  and appends the action; migration 0004). Such single statements go through the store's
+  WriteQueue in groups: a statement joins the group not started yet if nothing else was queued
+  since it, or starts one. So the statements requested while the writer is busy run together,
+  in order: BEGIN IMMEDIATE, the statements and COMMIT handed to aiosqlite's queue at once, so
+  its thread runs them back to back instead of waiting for a busy event loop between saves, and
+  one commit for the group (group commit; each caller is answered once the group committed, so
+  an answered save is committed). Each lands or fails as it would alone (SQLite undoes a refused
+  statement alone; see _together for the rare failures that end the transaction). A statement
+  is in its group before its caller first suspends, so it lands even if the caller is cancelled.
+  Each statement is still one trip to the thread (execute_fetchall: a save returns its action's
+  id, so executemany, which returns no rows, does not fit); a busy loop holds the GIL for up to
+  the switch interval (bot/client.py) at each of them.
 - Transactions of several statements (finishing a game, opening a table with its first action)
   hold the WriteQueue from BEGIN IMMEDIATE to COMMIT, in a task of their own.
 - Checkpoints stay off the write path: every CHECKPOINT_EVERY writes the checkpointer copies the
   WAL back into the database (PASSIVE: the writer goes on meanwhile), and SQLite's own checkpoint
-  inside commits is off. The WAL's bound does not depend on that thread keeping up: when the WAL
-  file reaches WAL_VALVE_BYTES, the next write waits for a checkpoint run on the writer itself,
-  after which the WAL restarts from its beginning and is cut back to WAL_KEEP_BYTES. So the WAL
-  never grows past the valve by more than the writes already queued, however loaded the machine.
+  inside commits is off. They come often and small, so that one often ends with the whole WAL
+  copied before the next write begins: that write then starts the WAL afresh, without anyone
+  waiting (SQLite restarts a WAL only then). The WAL's bound does not depend on that thread
+  keeping up: when the WAL file reaches WAL_VALVE_BYTES, the next write waits for a checkpoint
+  run on the writer itself, after which the WAL restarts from its beginning and is cut back to
+  WAL_KEEP_BYTES. So the WAL never grows past the valve by more than the writes already queued,
+  however loaded the machine.
 """
 
 from __future__ import annotations
@@ -36,7 +46,7 @@ import aiosqlite
 
 from data import connection
 from data.connection import split_statements
-from data.driver import Dialect, Row, WriteQueue, run_to_end
+from data.driver import Dialect, Row, Session, WriteQueue, run_to_end
 from data.errors import SchemaTooNew, StoreError
 
 T = TypeVar("T")
@@ -54,8 +64,10 @@ Synchronous = Literal["NORMAL", "FULL"]
 DEFAULT_SYNCHRONOUS: Synchronous = "NORMAL"
 BUSY_TIMEOUT_MS = 5000
 
-CHECKPOINT_EVERY = 100
-"""Writes between two background checkpoints (a save adds about 3 pages)."""
+CHECKPOINT_EVERY = 10
+"""Writes between two background checkpoints (a save adds about 3 pages). Every 100 writes, a
+checkpoint took long enough that writes always came during it, the WAL never restarted and the
+valve stopped the writer every few seconds, for 35-250 ms (`bench/bot.py` prints the valves)."""
 WAL_VALVE_BYTES = 8 * 1024 * 1024
 """WAL file size at which the next write waits for a checkpoint on the writer (the bound)."""
 WAL_KEEP_BYTES = 2 * 1024 * 1024
@@ -93,6 +105,54 @@ class SqliteSession:
         await self.connection.executemany(sql, rows)
 
 
+class _Failed:
+    """What a statement of a group raised (its caller gets it)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+Outcome = list[Row] | _Failed
+Statement = tuple[str, Sequence[Any]]
+
+
+class _Group:
+    """Single statements waiting to run together on the writer, and their callers' futures."""
+
+    __slots__ = ("futures", "statements")
+
+    def __init__(self) -> None:
+        self.statements: list[Statement] = []
+        self.futures: list[asyncio.Future[list[Row]]] = []
+
+    def add(self, sql: str, params: Sequence[Any]) -> asyncio.Future[list[Row]]:
+        """Add a statement; the future of its rows."""
+        future: asyncio.Future[list[Row]] = asyncio.get_running_loop().create_future()
+        self.statements.append((sql, params))
+        self.futures.append(future)
+        return future
+
+    def settle(self, outcomes: Sequence[Outcome]) -> None:
+        """Answer each caller (one cancelled meanwhile is skipped: its statement ran all the
+        same)."""
+        for future, outcome in zip(self.futures, outcomes, strict=True):
+            if future.done():
+                continue
+            if isinstance(outcome, _Failed) and isinstance(outcome.error, asyncio.CancelledError):
+                future.cancel()
+            elif isinstance(outcome, _Failed):
+                future.set_exception(outcome.error)
+            else:
+                future.set_result(outcome)
+
+
+def _ended_before_commit(error: BaseException) -> bool:
+    """True when COMMIT found no transaction: SQLite had ended it (or BEGIN had failed)."""
+    return isinstance(error, sqlite3.OperationalError) and "no transaction is active" in str(error)
+
+
 def _connect(target: str, *, uri: bool = False) -> aiosqlite.Connection:
     """An aiosqlite connection in autocommit mode (the store writes BEGIN/COMMIT itself), not
     yet started, whose thread is a daemon: a program that dies without closing the store still
@@ -112,7 +172,7 @@ def _connect(target: str, *, uri: bool = False) -> aiosqlite.Connection:
     return made[0]
 
 
-async def _schema_version(session: SqliteSession) -> int:
+async def _schema_version(session: Session) -> int:
     found = await session.fetch(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
     )
@@ -122,7 +182,7 @@ async def _schema_version(session: SqliteSession) -> int:
     return int(rows[0][0])
 
 
-async def apply_migrations(session: SqliteSession, label: str) -> int:
+async def apply_migrations(session: Session, label: str) -> int:
     """Apply every pending migration, each in its own IMMEDIATE transaction; return the version.
 
     The version is read again inside each transaction, so two processes opening the same file at
@@ -149,7 +209,7 @@ async def apply_migrations(session: SqliteSession, label: str) -> int:
     return await _schema_version(session)
 
 
-async def _rollback(session: SqliteSession) -> None:
+async def _rollback(session: Session) -> None:
     # No transaction may be open any more (BEGIN failed, or SQLite ended it): nothing to undo.
     with contextlib.suppress(sqlite3.OperationalError):
         await session.execute("ROLLBACK")
@@ -174,9 +234,13 @@ class SqliteDriver:
         self._reader = SqliteSession(reader)
         self._checkpointer = SqliteSession(checkpointer)
         self._queue = WriteQueue()
+        self._forming: _Group | None = None
+        """The group not started yet, if nothing else was queued since it was."""
         self._writes_since_checkpoint = 0
         self.checkpointing: asyncio.Future[list[Row]] | None = None
         self._valve: asyncio.Future[None] | None = None
+        self.valves = 0
+        """Times the valve opened (the writer waited for a checkpoint): a figure for benches."""
 
     @classmethod
     async def open(cls, path: Path, synchronous: Synchronous = DEFAULT_SYNCHRONOUS) -> SqliteDriver:
@@ -218,17 +282,70 @@ class SqliteDriver:
     # -- writes --------------------------------------------------------------------------------
 
     async def statement(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """One statement, its own transaction, one round trip (see the module docstring)."""
-        if self._queue.idle:
-            done = self._writer.fetch(sql, params)
-        else:
-            done = self._queue.run(lambda: self._writer.fetch(sql, params))
+        """One statement, in the writer's next group, landing or failing as if alone (see the
+        module docstring)."""
+        group = self._forming
+        if group is None:
+            group = self._forming = _Group()
+            self._queue.submit(lambda: self._run_group(group))
         try:
-            return await done
+            return await run_to_end(group.add(sql, params))
         finally:
             self._after_write()
 
-    async def transaction(self, body: Callable[[SqliteSession], Awaitable[T]]) -> T:
+    async def _run_group(self, group: _Group) -> None:
+        """In the WriteQueue's turn: the group's statements, answered once they committed."""
+        if self._forming is group:  # from now on, statements start the next group
+            self._forming = None
+        outcomes: list[Outcome] = []
+        try:
+            if len(group.statements) == 1:
+                outcomes = [await self._alone(group.statements[0])]
+            else:
+                outcomes = await self._together(group.statements)
+        except BaseException as err:  # cancelled (the loop is closing): nobody is left waiting
+            outcomes = [_Failed(err)] * len(group.statements)
+            raise
+        finally:
+            group.settle(outcomes)
+
+    async def _alone(self, statement: Statement) -> Outcome:
+        try:
+            return await self._writer.fetch(*statement)
+        except Exception as err:
+            return _Failed(err)
+
+    async def _together(self, statements: Sequence[Statement]) -> list[Outcome]:
+        """BEGIN IMMEDIATE, the statements and COMMIT, all handed to aiosqlite's queue at once,
+        so its thread runs them back to back without waiting for the event loop in between.
+
+        A statement refused by SQLite (a trigger's RAISE(ABORT), a constraint) is undone alone
+        and the transaction goes on, so every outcome is the one it would have had alone, in
+        this order. When the COMMIT failed, nothing landed: each statement runs again, alone.
+        When SQLite itself ended the transaction before COMMIT (BEGIN failed, ON CONFLICT
+        ROLLBACK, a disk, I/O or memory error), the statements after the last failure ran
+        alone, outside it, and stand (committed before the others' second run); the others run
+        again alone. Should an earlier failure have ended it, the statements between landed
+        alone and run twice (a save's second run is refused as stale): never a lost write
+        answered as landed."""
+        steps = [("BEGIN IMMEDIATE", ()), *statements, ("COMMIT", ())]
+        done = await asyncio.gather(*(asyncio.ensure_future(self._writer.fetch(sql, params))
+                                      for sql, params in steps), return_exceptions=True)
+        ran = done[1:-1]
+        outcomes: list[Outcome] = [_Failed(r) if isinstance(r, BaseException) else r
+                                   for r in ran]
+        commit = done[-1]
+        if not isinstance(commit, BaseException):
+            return outcomes
+        again = len(statements)
+        if self._writer.connection.in_transaction:
+            await _rollback(self._writer)
+        elif _ended_before_commit(commit):
+            again = max((i for i, r in enumerate(done[:-1]) if isinstance(r, BaseException)),
+                        default=0)
+        return [await self._alone(s) for s in statements[:again]] + outcomes[again:]
+
+    async def transaction(self, body: Callable[[Session], Awaitable[T]]) -> T:
         """body between BEGIN IMMEDIATE and COMMIT, alone on the writer, in a task of its own."""
 
         async def job() -> T:
@@ -242,13 +359,13 @@ class SqliteDriver:
             return value
 
         try:
-            return await self._queue.run(job)
+            return await run_to_end(self._in_turn(job))
         finally:
             self._after_write()
 
-    async def exclusive(self, body: Callable[[SqliteSession], Awaitable[T]]) -> T:
+    async def exclusive(self, body: Callable[[Session], Awaitable[T]]) -> T:
         """body alone on the writer, outside any transaction."""
-        return await self._queue.run(lambda: body(self._writer))
+        return await run_to_end(self._in_turn(lambda: body(self._writer)))
 
     async def probe(self) -> None:
         """Take the write lock and let it go, in its turn on the writer: raises while the file
@@ -258,7 +375,13 @@ class SqliteDriver:
             await self._writer.execute("BEGIN IMMEDIATE")
             await self._writer.execute("ROLLBACK")
 
-        await self._queue.run(job)
+        await run_to_end(self._in_turn(job))
+
+    def _in_turn(self, job: Callable[[], Awaitable[T]]) -> asyncio.Task[T]:
+        """Queue a job that is not a group's; statements requested later join no group before
+        it."""
+        self._forming = None
+        return self._queue.submit(job)
 
     # -- reads ---------------------------------------------------------------------------------
 
@@ -290,7 +413,8 @@ class SqliteDriver:
         except FileNotFoundError:
             return
         if size >= WAL_VALVE_BYTES:
-            self._valve = self._queue.submit(self._restart_wal)
+            self.valves += 1
+            self._valve = self._in_turn(self._restart_wal)
             self._valve.add_done_callback(_log_failure("WAL valve checkpoint"))
 
     async def checkpoint(self) -> list[Row]:

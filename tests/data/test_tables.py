@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import sqlite3
 import threading
 from dataclasses import replace
 
@@ -14,6 +16,7 @@ from data import (
     ChannelBusy,
     GuildSettings,
     Seat,
+    StaleTable,
     Store,
     StoreError,
     TableNotFound,
@@ -448,7 +451,7 @@ async def test_meta_must_be_a_json_object(store: Store) -> None:
 async def test_a_save_already_handed_to_sqlite_lands_when_its_caller_is_cancelled(
     db_path: object,
 ) -> None:
-    """SQLite's fast path: with nothing queued, a save goes straight onto aiosqlite's own queue.
+    """SQLite's fast path: a save joins the writer's next group before its caller suspends.
     Its caller cancelled while it waits there, it still commits, after the writes before it."""
     store = await Store.open(str(db_path))
     try:
@@ -457,11 +460,12 @@ async def test_a_save_already_handed_to_sqlite_lands_when_its_caller_is_cancelle
         writer = store._driver._writer.connection  # type: ignore[attr-defined]
         await writer.create_function("hold", 0, lambda: gate.wait(30))  # 30 s: a hang guard
         holding = asyncio.ensure_future(store._statement("SELECT hold()"))
-        await asyncio.sleep(0)  # the hold is in aiosqlite's queue, its thread is waiting
+        for _ in range(2):  # the hold's group started, its statement is on the writer's thread
+            await asyncio.sleep(0)
         saving = asyncio.ensure_future(
             store.save_table(replace(table, snapshot_json='{"n": 1}'), Action("bid", seat=0))
         )
-        await asyncio.sleep(0)  # the save is queued behind the hold
+        await asyncio.sleep(0)  # the save is in the next group, behind the hold
         saving.cancel()
         gate.set()
         with pytest.raises(asyncio.CancelledError):
@@ -472,6 +476,81 @@ async def test_a_save_already_handed_to_sqlite_lands_when_its_caller_is_cancelle
         stored = await store.get_table(table.id)
         assert stored is not None and stored.snapshot_json == '{"n": 1}' and stored.saves == 1
         assert [a.action for a in await store.actions(table.id)] == ["bid"]
+    finally:
+        await store.close()
+
+
+async def test_saves_committed_together_land_or_fail_each_as_if_alone(db_path: object) -> None:
+    """Saves requested while the writer is busy commit as one group (data/sqlite.py): one
+    refused in the middle (a stale copy) fails alone and changes nothing, and the others land,
+    each with its own state and its own logged action."""
+    store = await Store.open(str(db_path))
+    try:
+        tables = [await new_table(store, channel_id=500 + i) for i in range(4)]
+        await store.save_table(tables[2], Action("bid", seat=0))  # tables[2] is behind now
+        gate = threading.Event()
+        writer = store._driver._writer.connection  # type: ignore[attr-defined]
+        await writer.create_function("hold", 0, lambda: gate.wait(30))  # 30 s: a hang guard
+        traced: list[str] = []
+        await writer.set_trace_callback(traced.append)
+        held = asyncio.ensure_future(store._statement("SELECT hold()"))
+        for _ in range(2):  # the hold's group started, its statement is on the writer's thread
+            await asyncio.sleep(0)
+        saving = [asyncio.ensure_future(store.save_table(
+            replace(t, snapshot_json=f'{{"n": {i}}}'), Action("play", seat=1, payload={"i": i})))
+            for i, t in enumerate(tables)]
+        await asyncio.sleep(0)  # all four wait behind the held writer, in one group
+        gate.set()
+        await held
+        outcomes = await asyncio.gather(*saving, return_exceptions=True)
+        await writer.set_trace_callback(None)
+        statements = [sql.split(" (")[0] for sql, _ in itertools.groupby(traced)]  # a trigger's
+        assert statements == [  # steps are traced with their statement's text: one per run
+            "SELECT hold()", "BEGIN IMMEDIATE", *["INSERT INTO table_saves"] * 4, "COMMIT"]
+        assert isinstance(outcomes[2], StaleTable)
+        for i, table in enumerate(tables):
+            stored = await store.get_table(table.id)
+            actions = await store.actions(table.id)
+            assert stored is not None
+            if i == 2:
+                assert stored.snapshot_json == table.snapshot_json and stored.saves == 1
+                assert [a.action for a in actions][-1] == "bid"
+            else:
+                assert stored.snapshot_json == f'{{"n": {i}}}' and stored.saves == 1
+                assert actions[-1].action == "play" and actions[-1].payload == {"i": i}
+                assert outcomes[i] == actions[-1].id
+    finally:
+        await store.close()
+
+
+async def test_a_statement_that_ends_its_group_s_transaction_fails_alone(db_path: object) -> None:
+    """A statement whose failure makes SQLite roll the group's whole transaction back (here ON
+    CONFLICT ROLLBACK) fails alone: the saves before it, undone with it, run again and land, and
+    the save after it (run outside the transaction) lands once."""
+    store = await Store.open(str(db_path))
+    try:
+        tables = [await new_table(store, channel_id=600 + i) for i in range(2)]
+        claim = "INSERT OR ROLLBACK INTO processes (owner, shards, renewed_at) VALUES ('p', '', 0)"
+        await store._statement(claim)
+        gate = threading.Event()
+        writer = store._driver._writer.connection  # type: ignore[attr-defined]
+        await writer.create_function("hold", 0, lambda: gate.wait(30))  # 30 s: a hang guard
+        held = asyncio.ensure_future(store._statement("SELECT hold()"))
+        for _ in range(2):  # the hold's group started, its statement is on the writer's thread
+            await asyncio.sleep(0)
+        first = asyncio.ensure_future(store.save_table(tables[0], Action("bid", seat=0)))
+        again = asyncio.ensure_future(store._statement(claim))
+        last = asyncio.ensure_future(store.save_table(tables[1], Action("bid", seat=1)))
+        await asyncio.sleep(0)  # all three in the next group
+        gate.set()
+        await held
+        with pytest.raises(sqlite3.IntegrityError):
+            await again
+        for table, saving in zip(tables, (first, last), strict=True):
+            actions = await store.actions(table.id)
+            assert await saving == actions[-1].id and [a.action for a in actions] == ["bid"]
+            stored = await store.get_table(table.id)
+            assert stored is not None and stored.saves == 1
     finally:
         await store.close()
 

@@ -42,7 +42,7 @@ from engine.ai.bits import FULL, mask_of
 from engine.ai.history import kind_priors
 from engine.ai.infer import Chain
 from engine.ai.knowledge import Knowledge, read_view
-from engine.ai.learned import learned_bid, learned_card
+from engine.ai.learned import BIDS, bid_values, blend, card_values, close_call
 from engine.ai.opponents import OpponentModel
 from engine.ai.players import MediumPlayer
 from engine.ai.policy import TAKE_WHEN_BUST, TrickEstimator, easy_count, nearest_bid
@@ -287,7 +287,7 @@ class HardPlayer(MediumPlayer):
 
     def _card(self, view: PlayerView) -> Card:
         if self.settings.learned:
-            return learned_card(self, view)
+            return self._learned_card(view)
         self.last_search = None
         k = read_view(view)
         legal = mask_of(view.legal_cards)
@@ -460,10 +460,50 @@ class HardPlayer(MediumPlayer):
         self.last_deals = search.deals
         return option
 
+    def _learned_card(self, view: PlayerView) -> Card:
+        """The card with the best value by the model (engine/ai/learned.py), or by model and
+        search where the best two are close."""
+        self.last_search = None
+        k = read_view(view)
+        candidates = distinct_moves(mask_of(view.legal_cards), k.unseen | known_others(k))
+        if len(candidates) == 1:
+            return STANDARD_DECK[candidates[0]]
+        values = card_values(view, k, candidates)
+        self.last_deals = 0
+        if close_call(values, self.settings.close):
+            bid = max(0, k.bids[k.seat])
+            table = [hand_points(view.rules, bid, t, k.tricks_in_hand, view.blind)
+                     for t in range(k.tricks_in_hand + 2)]
+            search = self.search_cards(view, k, candidates, table)
+            values = blend(values, [search.totals[i] / search.seen[i] if search.seen[i] else None
+                                    for i in range(len(candidates))],
+                           self.last_deals, self.settings.prior)
+        self.last_values = {STANDARD_DECK[c].code: v
+                            for c, v in zip(candidates, values, strict=True)}
+        best = max(range(len(candidates)), key=lambda i: (values[i], -i))
+        return STANDARD_DECK[candidates[best]]
+
+    def _learned_bid(self, view: PlayerView) -> int:
+        """The bid with the best value by the model, or by model and search where it is
+        close."""
+        legal = [bid for bid in view.legal_bids if bid < BIDS]
+        if len(view.legal_bids) == 1 or not legal:
+            return self.search_bid(view) if not legal else legal[0]
+        k = read_view(view)
+        values = bid_values(view, k, legal)
+        self.last_deals = 0
+        if close_call(values, self.settings.close):
+            self.search_bid(view)
+            searched = [self.last_values.get(str(bid)) for bid in legal]
+            values = blend(values, searched, self.last_deals, self.settings.prior)
+        self.last_values = {str(bid): value for bid, value in zip(legal, values, strict=True)}
+        best = max(range(len(legal)), key=lambda i: (values[i], -i))
+        return legal[best]
+
     # ----- bidding -----
 
     def _bid(self, view: PlayerView) -> int:
-        return learned_bid(self, view) if self.settings.learned else self.search_bid(view)
+        return self._learned_bid(view) if self.settings.learned else self.search_bid(view)
 
     def search_bid(self, view: PlayerView) -> int:
         """The bid with the best expected score over the sampled deals (module docstring)."""

@@ -26,22 +26,16 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from engine.ai.bits import mask_of
-from engine.ai.knowledge import Knowledge, read_view
+from engine.ai.knowledge import Knowledge
 from engine.ai.players import medium_card
 from engine.ai.policy import TrickEstimator, easy_count
-from engine.ai.sim import distinct_moves
-from engine.cards import STANDARD_DECK, Card
 from engine.scoring import hand_points
 from engine.view import PlayerView
-
-if TYPE_CHECKING:
-    from engine.ai.hard import HardPlayer
 
 Vector = npt.NDArray[np.float32]
 
@@ -225,49 +219,7 @@ def bid_values(view: PlayerView, k: Knowledge, bids: list[int]) -> list[float]:
     return [float(out[bid]) for bid in bids]
 
 
-def learned_card(player: HardPlayer, view: PlayerView) -> Card:
-    """The card with the best value by the model, or by model and search where it is close."""
-    from engine.ai.hard import known_others
-
-    player.last_search = None
-    k = read_view(view)
-    candidates = distinct_moves(mask_of(view.legal_cards), k.unseen | known_others(k))
-    if len(candidates) == 1:
-        return STANDARD_DECK[candidates[0]]
-    values = card_values(view, k, candidates)
-    player.last_deals = 0
-    if _close(values, player.settings.close):
-        me = k.seat
-        bid = max(0, k.bids[me])
-        table = [hand_points(view.rules, bid, t, k.tricks_in_hand, view.blind)
-                 for t in range(k.tricks_in_hand + 2)]
-        search = player.search_cards(view, k, candidates, table)
-        values = _blend(values, [search.totals[i] / search.seen[i] if search.seen[i] else None
-                                 for i in range(len(candidates))],
-                        player.last_deals, player.settings.prior)
-    player.last_values = {STANDARD_DECK[c].code: v for c, v in zip(candidates, values, strict=True)}
-    best = max(range(len(candidates)), key=lambda i: (values[i], -i))
-    return STANDARD_DECK[candidates[best]]
-
-
-def learned_bid(player: HardPlayer, view: PlayerView) -> int:
-    """The bid with the best value by the model, or by model and search where it is close."""
-    legal = [bid for bid in view.legal_bids if bid < BIDS]
-    if len(view.legal_bids) == 1 or not legal:
-        return player.search_bid(view) if not legal else legal[0]
-    k = read_view(view)
-    values = bid_values(view, k, legal)
-    player.last_deals = 0
-    if _close(values, player.settings.close):
-        player.search_bid(view)
-        searched = [player.last_values.get(str(bid)) for bid in legal]
-        values = _blend(values, searched, player.last_deals, player.settings.prior)
-    player.last_values = {str(bid): value for bid, value in zip(legal, values, strict=True)}
-    best = max(range(len(legal)), key=lambda i: (values[i], -i))
-    return legal[best]
-
-
-def _close(values: list[float], close: int) -> bool:
+def close_call(values: list[float], close: int) -> bool:
     """Whether the best two values are within `close` tenths of a point."""
     if close <= 0 or len(values) < 2:
         return False
@@ -275,7 +227,7 @@ def _close(values: list[float], close: int) -> bool:
     return top[0] - top[1] < close / 10
 
 
-def _blend(model: list[float], searched: list[float | None], deals: int,
+def blend(model: list[float], searched: list[float | None], deals: int,
            prior: int) -> list[float]:
     """The model's values counted as `prior` deals beside the search's means over `deals`."""
     total = prior + deals

@@ -11,6 +11,12 @@ Suits are renamed before the models see them: trump first, then the others in th
 so what is learned about one suit serves all four. The weights ship in engine/ai/weights/ as plain
 arrays; the models only ever choose among the view's legal moves.
 
+The shipped file is the training scripts' output on a clean clone of main at ae69a3c (a fresh venv
+with the `train` extra; `train/selfplay.py --seed 1 --first F --hands 500 --deals 16` for F = 0,
+500, ..., 3500, then `train/fit.py --seed 1 --data 'train/data/selfplay-1-*.npz' --epochs 40`:
+26 minutes under nice 19 on a busy 2-core machine); its sha256 matched the committed file's
+(2e0f9167...), so the weights are what the repository's own scripts make.
+
 Not the default: it does not reach hard@fff6f55 at 200 deals. The shipped weights (4,000
 self-play hands, 12,731 card and 15,593 bid labels at 16 deals each; held-out, the model picks
 the search's own choice in 47% of card and 67% of bid decisions), on bench/anchor.py's 100 deals

@@ -308,8 +308,8 @@ def _outlast_table(players: int, size: int, hidden: int) -> tuple[tuple[float, .
     """table[n][k]: chance that every opponent holds at most k + 1 of the n trumps the own
     hand does not see, so that the own (k+1)-th highest trump outlasts theirs: each opponent
     is taken to spend one trump elsewhere (a ruff, or following another's trump lead), which
-    fits medium's results against easy on 13-card hands better than counting none (ladder
-    docstring)."""
+    fits medium's results against easy on 13-card hands better than counting none
+    (bench/ladder.py's docstring)."""
     share = min(1.0, size / max(hidden, 1))  # one opponent's part of the unseen cards
     cdf = _binom_cdf_table(round(share, 3), 17)
     return tuple(
@@ -321,9 +321,9 @@ def _outlast_table(players: int, size: int, hidden: int) -> tuple[tuple[float, .
 class TrickEstimator:
     """Expected tricks of a hand from its cards, for one table size, hand size and trump.
 
-    With `long_trumps` a trump also wins when the opponents' trumps run out before it (its
-    length), not only by rank: in big hands (13 cards at 4 players, every card dealt) long
-    trumps are worth a trick each where the rank count alone sees little.
+    With `long_trumps` a trump also wins when the opponents' trumps run out before it (by
+    length), not only by rank: in big hands (13 cards at 4 players, every card dealt) small
+    trumps of a long suit take tricks the rank count alone does not see.
     """
 
     __slots__ = ("cdf", "outlast", "size", "survive", "tmask", "trump", "turned")

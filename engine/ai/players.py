@@ -198,10 +198,16 @@ class MediumPlayer(Player):
 
     @staticmethod
     def estimate(view: PlayerView) -> float:
-        """Expected tricks of the own hand: sure tricks plus likely ones."""
+        """Expected tricks of the own hand: sure tricks plus likely ones, and long trumps
+        unless another seat picked the suit (the dealer under `dealer_picks` picks its own
+        long suit, so its trumps outlast ours). The hard player's model of a medium bid still
+        reads the estimate without long trumps."""
         trump = -1 if view.trump_suit is None else int(view.trump_suit)
         turned = _turned(view)
-        estimator = TrickEstimator(view.players, view.tricks_in_hand, trump, turned)
+        picked_by_other = view.rules.trump_choice == "dealer_picks" and view.seat != view.dealer
+        estimator = TrickEstimator(
+            view.players, view.tricks_in_hand, trump, turned, long_trumps=not picked_by_other
+        )
         return estimator.estimate(mask_of(view.hand))
 
     def _card(self, view: PlayerView) -> Card:

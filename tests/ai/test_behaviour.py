@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Bid, Card, Game, Phase, Rules
+from engine import Bid, Card, Game, NameTrump, Phase, Rules, Suit
 from engine.ai import create_player
 
 from .helpers import pack_dealing, play_game
@@ -85,6 +85,46 @@ def test_medium_bids_its_sure_tricks() -> None:
     weak_bid = medium.choose_bid(_game(weak, "2S", dealer=3).view(0))
     assert strong_bid >= 5
     assert weak_bid == 0
+
+
+# seven small trumps in a 13-card hand: no trump is high, but the opponents hold only six
+LONG_TRUMPS = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "2H", "3H", "4H", "2D", "3D", "2C"]
+
+
+def _one_hand(preset: str) -> Rules:
+    return Rules.preset(preset).model_copy(
+        update={"hand_sizes": [13], "hand_count": 1, "game_end": "sequence"}
+    )
+
+
+def test_medium_bids_the_tricks_long_trumps_take_when_every_card_is_dealt() -> None:
+    # Oh! Well (docs/rules.md section 4): 13 cards each, the dealer's own last card (9S) is
+    # trump. Ranked alone the seven trumps are worth under two tricks; by length they outlast
+    # the opponents' six (AS-TS and the 9S), so medium bids about as many as they win.
+    dealer = ["AH", "KH", "QH", "JH", "AD", "KD", "QD", "JD", "AC", "KC", "QC", "JC", "9S"]
+    deck = pack_dealing({0: LONG_TRUMPS, 3: dealer}, 4, 3, None)
+    view = Game.new(4, _one_hand("oh_well"), seed=1, dealer=3, deck=deck).view(0)
+    assert view.trump_suit is Suit.SPADES
+    assert create_player("medium", seed=1).choose_bid(view) >= 4
+
+
+def test_medium_counts_long_trumps_only_when_it_picked_the_suit() -> None:
+    # Dealer Picks the Suit (docs/rules.md section 4): the dealer names trump for its own long
+    # suit, so the same seven spades are worth more to the dealer who picked them than to a
+    # seat facing a dealer who did.
+    medium = create_player("medium", seed=1)
+    picker = Game.new(4, _one_hand("dealer_picks"), seed=1, dealer=0,
+                      deck=pack_dealing({0: LONG_TRUMPS}, 4, 0, None))
+    picker.apply(0, NameTrump(Suit.SPADES))
+    for seat in (1, 2, 3):
+        picker.apply(seat, Bid(1))
+    facing = Game.new(4, _one_hand("dealer_picks"), seed=1, dealer=3,
+                      deck=pack_dealing({0: LONG_TRUMPS}, 4, 3, None))
+    facing.apply(3, NameTrump(Suit.SPADES))
+    picked_bid = medium.choose_bid(picker.view(0))
+    facing_bid = medium.choose_bid(facing.view(0))
+    assert picked_bid >= 4
+    assert facing_bid <= 2
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])

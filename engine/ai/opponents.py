@@ -13,15 +13,17 @@ from __future__ import annotations
 import math
 import random
 
-from engine.ai.bits import FULL, legal_mask, trick_winner
+from engine.ai.bits import FULL, SUIT_MASKS, trick_winner
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import (
+    CONSERVE,
     TAKE_WHEN_BUST,
     TrickEstimator,
     choose_card,
     easy_card,
     easy_count,
     greedy_card,
+    sure_count,
 )
 from engine.ai.sim import EASY, GREEDY, MEDIUM
 from engine.moves import Phase
@@ -29,6 +31,19 @@ from engine.view import PlayerView
 
 Likelihoods = tuple[float, float, float, float]
 """One number per opponent kind, in KINDS order."""
+Event = tuple[int, int, int, bool, int, int, bool, int]
+"""An opponent's play: (card, led suit, best card before, last?, need, tricks left, trumps
+broken, every card played before it)."""
+Factors = tuple[float, float, float, int]
+"""A play's likelihood factors for the medium, easy and greedy kinds, and the count of legal
+cards (the other kind picks uniformly among them)."""
+Step = tuple[int, int, bool, bool, int, int, dict[int, Factors], Event]
+"""An Event ready for replay: (its card's bit, the led suit's mask (0 when leading), whether
+a lead must avoid unbroken trumps, whether medium may keep its sure winners (it wants the trick
+and has tricks to spare), need, the cards that may be elsewhere less the seat's own, the
+factors met so far by the legal cards that decide them, the event)."""
+CONSERVING = 1 << 52
+"""Marks a following play's key in its memo where medium keeps its sure winners."""
 
 # Opponent kinds: medium-like, easy-like, greedy, other (modelled as medium in the rollouts).
 KINDS = (MEDIUM, EASY, GREEDY, MEDIUM)
@@ -105,9 +120,7 @@ class OpponentModel:
         }
         # Every opponent play: (card, led suit, best card before, last?, need, tricks left,
         # trumps broken, every card played before it).
-        self.events: dict[int, list[tuple[int, int, int, bool, int, int, bool, int]]] = {
-            s: [] for s in self.opponents
-        }
+        self.events: dict[int, list[Event]] = {s: [] for s in self.opponents}
         tricks = list(view.tricks_played)
         if view.current_trick:
             tricks.append(view.current_trick)
@@ -139,8 +152,29 @@ class OpponentModel:
                 won[trick_winner(cards, trick[0][0], players, trump)] += 1
                 if trump >= 0 and best // 13 == trump:
                     broken = True
+        self.plays: dict[int, list[Step]] = {
+            seat: [self._step(event) for event in events] for seat, events in self.events.items()
+        }
+        """The events as replayed, with what each needs precomputed and a memo of its factors:
+        a chain weighs thousands of hands a decision (engine/ai/infer.py) and a following play
+        mostly sees the same few led-suit holdings."""
         self.active = enabled and (bool(self.bids) or any(self.events.values()))
         self.informative = bool(self.bids) or (self.active and any(self.events.values()))
+
+    def _step(self, event: Event) -> Step:
+        card, led, _best, _last, need, left, broken, played = event
+        trump = self.trump
+        take = need > 0 or (need < 0 and self.bust_take)
+        return (
+            1 << card,
+            SUIT_MASKS[led] if led >= 0 else 0,
+            self.after_broken and trump >= 0 and not broken,
+            take and CONSERVE and need < left,
+            need,
+            FULL & ~played & ~self.turned,
+            {},
+            event,
+        )
 
     def weigh(self, hands: list[int], rng: random.Random) -> tuple[float, list[int]]:
         """(weight of this deal, a kind per seat drawn from its posterior)."""
@@ -220,35 +254,68 @@ class OpponentModel:
             widen = self.widen[seat]
             estimate = self.estimator.estimate(hand)
             counted = float(easy_count(hand, self.trump))
-            factors = [
+            by_kind = [
                 FLOOR + math.exp(-((bid - center) ** 2) / (2 * (sigma * widen) ** 2))
                 for center, sigma in zip(
                     (estimate, counted, counted, estimate), BID_SIGMA, strict=True
                 )
             ]
-            medium *= factors[0]
-            easy *= factors[1]
-            greedy *= factors[2]
-            other *= factors[3]
+            medium *= by_kind[0]
+            easy *= by_kind[1]
+            greedy *= by_kind[2]
+            other *= by_kind[3]
         trump = self.trump
-        turned = self.turned
-        bust_take = self.bust_take
-        for card, led, best, last, need, left, broken, played in self.events[seat]:
-            legal = legal_mask(hand, led, trump, self.must_trump, self.after_broken, broken)
-            options = legal.bit_count()
-            if options > 1:
-                miss = PLAY_MISS / (options - 1)
-                others = FULL & ~hand & ~played & ~turned
-                take = need > 0 or (need < 0 and bust_take)
-                medium_card = choose_card(
-                    legal, hand, best, trump, others, need, left, last, take
-                )
-                medium *= (1 - PLAY_MISS) if medium_card == card else miss
-                easy *= (1 - PLAY_MISS) if easy_card(legal, best, trump, need) == card else miss
-                greedy *= (1 - PLAY_MISS) if greedy_card(legal, trump, need) == card else miss
-                other /= options
-            hand &= ~(1 << card)
+        tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+        must_trump = self.must_trump and trump >= 0
+        for bit, led_mask, lead_side, conserve, need, others, memo, play in self.plays[seat]:
+            if led_mask:
+                legal = hand & led_mask
+                if legal:
+                    # following suit: every kind's card depends on the led suit's cards alone,
+                    # save medium's keeping its sure winners, which needs the whole hand
+                    if legal & (legal - 1):
+                        key = legal
+                        if conserve and need <= sure_count(hand, others & ~hand):
+                            key |= CONSERVING
+                        factors = memo.get(key)
+                        if factors is None:
+                            factors = memo[key] = self._factors(play, legal, hand)
+                        medium *= factors[0]
+                        easy *= factors[1]
+                        greedy *= factors[2]
+                        other /= factors[3]
+                    hand &= ~bit
+                    continue
+                legal = hand & tmask if must_trump and hand & tmask else hand
+            elif lead_side and hand & ~tmask:
+                legal = hand & ~tmask
+            else:
+                legal = hand
+            if legal & (legal - 1):
+                factors = self._factors(play, legal, hand)
+                medium *= factors[0]
+                easy *= factors[1]
+                greedy *= factors[2]
+                other /= factors[3]
+            hand &= ~bit
         return medium, easy, greedy, other
+
+    def _factors(self, play: Event, legal: int, hand: int) -> Factors:
+        """One play's factors (medium, easy, greedy; the legal cards the other kind chose from)
+        when the seat held `hand` (`legal` of it playable, more than one card)."""
+        card, _led, best, last, need, left, _broken, played = play
+        trump = self.trump
+        options = legal.bit_count()
+        miss = PLAY_MISS / (options - 1)
+        others = FULL & ~hand & ~played & ~self.turned
+        take = need > 0 or (need < 0 and self.bust_take)
+        medium = choose_card(legal, hand, best, trump, others, need, left, last, take)
+        return (
+            (1 - PLAY_MISS) if medium == card else miss,
+            (1 - PLAY_MISS) if easy_card(legal, best, trump, need) == card else miss,
+            (1 - PLAY_MISS) if greedy_card(legal, trump, need) == card else miss,
+            options,
+        )
 
 
 Neighbours = tuple[float, float] | None

@@ -89,14 +89,21 @@ class Chain:
         weights = self.weights
         voids = self.void_suits
         count = len(cards)
-        randrange = rng.randrange
+        # rng.randrange(n) and rng.shuffle written out on getrandbits, as the standard library
+        # draws them (the same numbers): the calls were a fifth of a draw's cost
+        getrandbits = rng.getrandbits
+        bits = count.bit_length()
         draw = rng.random
         likely = self.likely
         likelihoods = self.model.seat_likelihoods
         if count >= 2:
             for _ in range(self.steps):
-                i = randrange(count)
-                j = randrange(count)
+                i = getrandbits(bits)
+                while i >= count:
+                    i = getrandbits(bits)
+                j = getrandbits(bits)
+                while j >= count:
+                    j = getrandbits(bits)
                 a, b = holder[i], holder[j]
                 if a == b:
                     continue
@@ -130,7 +137,13 @@ class Chain:
                     likely[b] = lb
                 holder[i], holder[j] = b, a
         stock = [card for card, where in zip(cards, holder, strict=True) if where == STOCK]
-        rng.shuffle(stock)
+        for last in range(len(stock) - 1, 0, -1):
+            size = last + 1
+            bits = size.bit_length()
+            pick = getrandbits(bits)
+            while pick >= size:
+                pick = getrandbits(bits)
+            stock[last], stock[pick] = stock[pick], stock[last]
         kinds = [MEDIUM] * len(hands)
         for seat, seat_likely in likely.items():
             kinds[seat] = self.model.draw_kind(seat_likely, rng)

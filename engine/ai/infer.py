@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 
 from engine.ai.bits import indices
-from engine.ai.opponents import OpponentModel
-from engine.ai.sample import Sampler
+from engine.ai.opponents import Likelihoods, OpponentModel
+from engine.ai.sample import Sampler, shuffle
 from engine.ai.sim import MEDIUM
 
 STOCK = -1
@@ -35,7 +35,6 @@ class Chain:
         "rng",
         "sampler",
         "steps",
-        "stock",
         "void_suits",
         "weights",
     )
@@ -52,19 +51,18 @@ class Chain:
         self.void_suits = {seat: sampler.voids[i] for i, seat in enumerate(sampler.seats)}
         self.void_suits[STOCK] = 0
         # start from the likeliest of a few consistent deals
-        best: tuple[float, list[int], list[int]] | None = None
+        best: tuple[float, list[int], list[int], dict[int, Likelihoods]] | None = None
         for _ in range(max(1, start_pool)):
             hands, stock = sampler.sample(rng)
+            likely = {seat: model.seat_likelihoods(seat, hands[seat]) for seat in sampler.seats}
             weight = 1.0
-            for seat in sampler.seats:
-                weight *= self._seat_weight(seat, hands[seat])
+            for seat_likely in likely.values():
+                weight *= sum(seat_likely)
             if best is None or weight > best[0]:
-                best = (weight, hands, stock)
+                best = (weight, hands, stock, likely)
         assert best is not None
-        _, hands, stock = best
+        _, hands, stock, self.likely = best
         self.hands = hands[:]
-        self.stock = list(stock)
-        self.likely = {seat: model.seat_likelihoods(seat, hands[seat]) for seat in sampler.seats}
         self.weights = {seat: sum(likely) for seat, likely in self.likely.items()}
         self.cards: list[int] = []
         self.holder: list[int] = []
@@ -76,9 +74,6 @@ class Chain:
             self.cards.append(card)
             self.holder.append(STOCK)
 
-    def _seat_weight(self, seat: int, hand: int) -> float:
-        return sum(self.model.seat_likelihoods(seat, hand))
-
     def draw(self) -> tuple[float, list[int], list[int], list[int]]:
         """(1.0, hands, out-of-play cards in random order, a kind per seat) after `steps`
         proposed swaps."""
@@ -89,8 +84,8 @@ class Chain:
         weights = self.weights
         voids = self.void_suits
         count = len(cards)
-        # rng.randrange(n) and rng.shuffle written out on getrandbits, as the standard library
-        # draws them (the same numbers): the calls were a fifth of a draw's cost
+        # rng.randrange(count) written out on getrandbits, as the standard library draws it
+        # (the same numbers): the calls were a fifth of the chain's own cost
         getrandbits = rng.getrandbits
         bits = count.bit_length()
         draw = rng.random
@@ -137,13 +132,7 @@ class Chain:
                     likely[b] = lb
                 holder[i], holder[j] = b, a
         stock = [card for card, where in zip(cards, holder, strict=True) if where == STOCK]
-        for last in range(len(stock) - 1, 0, -1):
-            size = last + 1
-            bits = size.bit_length()
-            pick = getrandbits(bits)
-            while pick >= size:
-                pick = getrandbits(bits)
-            stock[last], stock[pick] = stock[pick], stock[last]
+        shuffle(stock, rng)
         kinds = [MEDIUM] * len(hands)
         for seat, seat_likely in likely.items():
             kinds[seat] = self.model.draw_kind(seat_likely, rng)

@@ -42,6 +42,12 @@ Step = tuple[int, int, bool, bool, int, int, dict[int, Factors], Event]
 a lead must avoid unbroken trumps, whether medium may keep its sure winners (it wants the trick
 and has tricks to spare), need, the cards that may be elsewhere less the seat's own, the
 factors met so far by the legal cards that decide them, the event)."""
+Reading = tuple[float, float, float, float, list[float], float]
+"""What weighing a hand by an exact bid needs: the legal bids below and above it, medium's
+factor when its estimate's nearest bid is the bid and when not, the easy and greedy kinds'
+factor by easy count, and the other kind's bell's 2 sigma^2."""
+MOST_COUNTED = 52
+"""easy_count never exceeds this (every card counting once)."""
 CONSERVING = 1 << 52
 """Marks a following play's key in its memo where medium keeps its sure winners."""
 
@@ -118,6 +124,8 @@ class OpponentModel:
             seat: _neighbours(self.bids[seat], options)
             for seat, options in self.bid_options.items()
         }
+        self.readings = {seat: self._reading(seat) for seat in self.bid_options}
+        """Per bid seen, what weighing a hand by it needs, worked out once (exact bids)."""
         # Every opponent play: (card, led suit, best card before, last?, need, tricks left,
         # trumps broken, every card played before it).
         self.events: dict[int, list[Event]] = {s: [] for s in self.opponents}
@@ -160,6 +168,19 @@ class OpponentModel:
         mostly sees the same few led-suit holdings."""
         self.active = enabled and (bool(self.bids) or any(self.events.values()))
         self.informative = bool(self.bids) or (self.active and any(self.events.values()))
+
+    def _reading(self, seat: int) -> Reading:
+        bid = self.bids[seat]
+        neighbours = self.bid_neighbours[seat]
+        below, above = neighbours if neighbours is not None else (bid, bid)
+        spread = max(1, len(self.bid_options[seat]) - 1)
+        by_count = [
+            (1 - BID_MISS) if _nearest_is(bid, neighbours, count) else BID_MISS / spread
+            for count in range(MOST_COUNTED + 1)
+        ]
+        sigma = BID_SIGMA[3] * self.widen[seat]
+        return (below, above, 1 - MEDIUM_BID_MISS, MEDIUM_BID_MISS / spread, by_count,
+                2 * sigma * sigma)
 
     def _step(self, event: Event) -> Step:
         card, led, _best, _last, need, left, broken, played = event
@@ -237,19 +258,18 @@ class OpponentModel:
         medium, easy, greedy, other = self.priors.get(seat, KIND_PRIOR)
         bid = self.bids.get(seat)
         if bid is not None and self.exact_bids:
-            choices = self.bid_options[seat]
-            neighbours = self.bid_neighbours[seat]
+            # _nearest_is written out (a neighbour-less bid reads as `below`: never nearest)
+            below, above, medium_hit, medium_miss, by_count, spread = self.readings[seat]
             estimate = self.estimator.estimate(hand)
-            count = easy_count(hand, self.trump)
-            spread = max(1, len(choices) - 1)
-            medium *= (1 - MEDIUM_BID_MISS) if _nearest_is(bid, neighbours, estimate) else (
-                MEDIUM_BID_MISS / spread
+            gap = abs(bid - estimate)
+            medium *= (
+                medium_hit if gap < abs(below - estimate) and gap <= abs(above - estimate)
+                else medium_miss
             )
-            by_count = _nearest_is(bid, neighbours, count)
-            easy *= (1 - BID_MISS) if by_count else BID_MISS / spread
-            greedy *= (1 - BID_MISS) if by_count else BID_MISS / spread
-            sigma = BID_SIGMA[3] * self.widen[seat]
-            other *= FLOOR + math.exp(-((bid - estimate) ** 2) / (2 * sigma * sigma))
+            factor = by_count[easy_count(hand, self.trump)]
+            easy *= factor
+            greedy *= factor
+            other *= FLOOR + math.exp(-((bid - estimate) ** 2) / spread)
         elif bid is not None:
             widen = self.widen[seat]
             estimate = self.estimator.estimate(hand)

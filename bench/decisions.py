@@ -6,8 +6,9 @@ seat rotated over the seats against the simple rule-based opponents, bench/ancho
 view, the player's random state before it, and what it chose with the values it gave each
 option. `--check FILE` replays each recorded decision on a fresh player in that random state
 and prints how many give the same move (and the same values), then the decision CPU p50/p95/mean
-and the CPU per deal searched. A speed-up that must not change play (issue 24) records with the
-old code and checks with the new one:
+and the CPU per deal searched, with the part of it spent drawing the deal (the hard player's
+drawer timed as it starts and around each call). A speed-up that must not change play (issue
+24) records with the old code and checks with the new one:
 
     .venv/bin/python bench/decisions.py --record /tmp/decisions.pickle --deals 4
     .venv/bin/python bench/decisions.py --check /tmp/decisions.pickle
@@ -27,6 +28,7 @@ import pstats
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,6 +104,28 @@ def replay(decision: Decision, budget_ms: float | None,
     return repr(move), dict(player.last_values), player.last_deals
 
 
+DRAWING = [0.0]
+"""CPU seconds spent drawing deals (the hard player's drawer, timed as it is made, which starts
+the chain, and around each call)."""
+
+
+def _timed_drawer(self: HardPlayer, sampler: Any, model: Any) -> Callable[[], Any]:
+    started = time.thread_time()
+    draw = _DRAWER(self, sampler, model)  # the chain's start counts as drawing
+    DRAWING[0] += time.thread_time() - started
+
+    def timed() -> Any:
+        started = time.thread_time()
+        drawn = draw()
+        DRAWING[0] += time.thread_time() - started
+        return drawn
+
+    return timed
+
+
+_DRAWER = HardPlayer._drawer
+
+
 def check(decisions: list[Decision], budget_ms: float | None, profile: int) -> None:
     if profile:
         players: dict[int, HardPlayer] = {}
@@ -116,20 +140,26 @@ def check(decisions: list[Decision], budget_ms: float | None, profile: int) -> N
     cpu: list[float] = []
     searched: list[int] = []
     players: dict[int, HardPlayer] = {}
-    for decision in decisions:
-        started = time.thread_time()
-        move, values, deals = replay(decision, budget_ms, players)
-        cpu.append(time.thread_time() - started)
-        searched.append(deals)
-        same_move += move == decision.move
-        same_values += move == decision.move and values == decision.values
+    HardPlayer._drawer = _timed_drawer  # type: ignore[method-assign]
+    DRAWING[0] = 0.0
+    try:
+        for decision in decisions:
+            started = time.thread_time()
+            move, values, deals = replay(decision, budget_ms, players)
+            cpu.append(time.thread_time() - started)
+            searched.append(deals)
+            same_move += move == decision.move
+            same_values += move == decision.move and values == decision.values
+    finally:
+        HardPlayer._drawer = _DRAWER  # type: ignore[method-assign]
     count = len(decisions)
     ms = sorted(1000 * c for c in cpu)
     print(f"decisions {count}: same move {same_move}, same move and values {same_values}")
     print(f"cpu per decision ms p50/p95/mean {percentile(ms, 0.5):.1f}/{percentile(ms, 0.95):.1f}/"
           f"{statistics.mean(ms):.1f}; deals p10/p50 {percentile(sorted(searched), 0.1):.0f}/"
           f"{percentile(sorted(searched), 0.5):.0f}; cpu per deal "
-          f"{1000 * sum(cpu) / max(1, sum(searched)):.3f} ms")
+          f"{1000 * sum(cpu) / max(1, sum(searched)):.3f} ms, drawing it "
+          f"{1000 * DRAWING[0] / max(1, sum(searched)):.3f} ms ({DRAWING[0] / sum(cpu):.0%})")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -23,9 +23,11 @@ bid; the bid with the best expected score wins.
 The budget is a time (default 0.5 s of the deciding thread's CPU time, never more than 0.8 s on
 the wall clock, and no more than MAX_DEALS deals), an iteration count (deals), or both; with only
 an iteration count the player is fully deterministic given its seed. Issue 24 asks for today's
-strength at 20 ms of CPU a decision; a deal costs about 0.6 ms of CPU on a busy 2-core machine (a
-third of it drawing it from the chain; bench/decisions.py, 110 recorded decisions replayed three
-times: 0.59 ms where it was 0.65 before the rollouts' inner loop was written out), and strength
+strength at 20 ms of CPU a decision; a deal costs about 0.55 ms of CPU on a busy 2-core machine
+(bench/decisions.py, 110 recorded decisions replayed three times: 0.59 ms where it was 0.65
+before the rollouts' inner loop was written out; drawing it from the chain, its start included,
+0.16 ms of that, 28%, where it was 0.22, 36%, before infer.py's chain and the opponent model
+kept what they work out; at 20 ms a decision drawing is 38% and 28-32 deals fit), and strength
 follows the deals searched (a 0.1 s budget, about 116 deals, already plays -0.32 +- 0.19 points
 a hand below 200 deals; 20 ms, 35 deals at p50, -0.86 +- 0.24), so that needs a much cheaper
 deal or learned models, not a shorter budget (MAX_DEALS has the figures).

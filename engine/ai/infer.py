@@ -8,6 +8,14 @@ both may hold them (no shown void broken); a swap is kept with probability min(1
 model's likelihood of the opponents' bids and plays given their hands. The swap is symmetric, so
 the chain's deals come to follow the model's posterior, and each is searched with weight 1.
 Only the two seats a swap touches are re-scored.
+
+A deal drawn this way costs about 0.15 ms of CPU after the chain's start (about 1.2 ms a
+decision), nearly all of it weighing the 5-6 hands its ten proposals make (bench/decisions.py).
+A swap changes a hand in one or two suits, so the model keeps what does not depend on the rest:
+the trick estimate's share per suit pattern, a play that followed suit per holding in the led
+suit. A hand's whole likelihood comes back within a decision only 6% of the time, and the same
+player's decisions are made by fresh players in the bot (bot/computer.py), so neither a
+per-hand memo nor carrying the chain from one decision to the next pays.
 """
 
 from __future__ import annotations
@@ -15,8 +23,8 @@ from __future__ import annotations
 import random
 
 from engine.ai.bits import indices
-from engine.ai.opponents import OpponentModel
-from engine.ai.sample import Sampler
+from engine.ai.opponents import Likelihoods, OpponentModel
+from engine.ai.sample import Sampler, shuffle
 from engine.ai.sim import MEDIUM
 
 STOCK = -1
@@ -35,7 +43,6 @@ class Chain:
         "rng",
         "sampler",
         "steps",
-        "stock",
         "void_suits",
         "weights",
     )
@@ -52,19 +59,18 @@ class Chain:
         self.void_suits = {seat: sampler.voids[i] for i, seat in enumerate(sampler.seats)}
         self.void_suits[STOCK] = 0
         # start from the likeliest of a few consistent deals
-        best: tuple[float, list[int], list[int]] | None = None
+        best: tuple[float, list[int], list[int], dict[int, Likelihoods]] | None = None
         for _ in range(max(1, start_pool)):
             hands, stock = sampler.sample(rng)
+            likely = {seat: model.seat_likelihoods(seat, hands[seat]) for seat in sampler.seats}
             weight = 1.0
-            for seat in sampler.seats:
-                weight *= self._seat_weight(seat, hands[seat])
+            for seat_likely in likely.values():
+                weight *= sum(seat_likely)
             if best is None or weight > best[0]:
-                best = (weight, hands, stock)
+                best = (weight, hands, stock, likely)
         assert best is not None
-        _, hands, stock = best
+        _, hands, stock, self.likely = best
         self.hands = hands[:]
-        self.stock = list(stock)
-        self.likely = {seat: model.seat_likelihoods(seat, hands[seat]) for seat in sampler.seats}
         self.weights = {seat: sum(likely) for seat, likely in self.likely.items()}
         self.cards: list[int] = []
         self.holder: list[int] = []
@@ -76,9 +82,6 @@ class Chain:
             self.cards.append(card)
             self.holder.append(STOCK)
 
-    def _seat_weight(self, seat: int, hand: int) -> float:
-        return sum(self.model.seat_likelihoods(seat, hand))
-
     def draw(self) -> tuple[float, list[int], list[int], list[int]]:
         """(1.0, hands, out-of-play cards in random order, a kind per seat) after `steps`
         proposed swaps."""
@@ -89,14 +92,21 @@ class Chain:
         weights = self.weights
         voids = self.void_suits
         count = len(cards)
-        randrange = rng.randrange
+        # rng.randrange(count) written out on getrandbits, as the standard library draws it
+        # (the same numbers): the calls were a fifth of the chain's own cost
+        getrandbits = rng.getrandbits
+        bits = count.bit_length()
         draw = rng.random
         likely = self.likely
         likelihoods = self.model.seat_likelihoods
         if count >= 2:
             for _ in range(self.steps):
-                i = randrange(count)
-                j = randrange(count)
+                i = getrandbits(bits)
+                while i >= count:
+                    i = getrandbits(bits)
+                j = getrandbits(bits)
+                while j >= count:
+                    j = getrandbits(bits)
                 a, b = holder[i], holder[j]
                 if a == b:
                     continue
@@ -130,7 +140,7 @@ class Chain:
                     likely[b] = lb
                 holder[i], holder[j] = b, a
         stock = [card for card, where in zip(cards, holder, strict=True) if where == STOCK]
-        rng.shuffle(stock)
+        shuffle(stock, rng)
         kinds = [MEDIUM] * len(hands)
         for seat, seat_likely in likely.items():
             kinds[seat] = self.model.draw_kind(seat_likely, rng)

@@ -13,15 +13,17 @@ from __future__ import annotations
 import math
 import random
 
-from engine.ai.bits import FULL, legal_mask, trick_winner
+from engine.ai.bits import FULL, SUIT_MASKS, trick_winner
 from engine.ai.knowledge import Knowledge
 from engine.ai.policy import (
+    CONSERVE,
     TAKE_WHEN_BUST,
     TrickEstimator,
     choose_card,
     easy_card,
     easy_count,
     greedy_card,
+    sure_count,
 )
 from engine.ai.sim import EASY, GREEDY, MEDIUM
 from engine.moves import Phase
@@ -29,6 +31,25 @@ from engine.view import PlayerView
 
 Likelihoods = tuple[float, float, float, float]
 """One number per opponent kind, in KINDS order."""
+Event = tuple[int, int, int, bool, int, int, bool, int]
+"""An opponent's play: (card, led suit, best card before, last?, need, tricks left, trumps
+broken, every card played before it)."""
+Factors = tuple[float, float, float, int]
+"""A play's likelihood factors for the medium, easy and greedy kinds, and the count of legal
+cards (the other kind picks uniformly among them)."""
+Step = tuple[int, int, bool, bool, int, int, dict[int, Factors], Event]
+"""An Event ready for replay: (its card's bit, the led suit's mask (0 when leading), whether
+a lead must avoid unbroken trumps, whether medium may keep its sure winners (it wants the trick
+and has tricks to spare), need, the cards that may be elsewhere less the seat's own, the
+factors met so far by the legal cards that decide them, the event)."""
+Reading = tuple[float, float, float, float, list[float], float]
+"""What weighing a hand by an exact bid needs: the legal bids below and above it, medium's
+factor when its estimate's nearest bid is the bid and when not, the easy and greedy kinds'
+factor by easy count, and the other kind's bell's 2 sigma^2."""
+MOST_COUNTED = 52
+"""easy_count never exceeds this (every card counting once)."""
+CONSERVING = 1 << 52
+"""Marks a following play's key in its memo where medium keeps its sure winners."""
 
 # Opponent kinds: medium-like, easy-like, greedy, other (modelled as medium in the rollouts).
 KINDS = (MEDIUM, EASY, GREEDY, MEDIUM)
@@ -103,11 +124,11 @@ class OpponentModel:
             seat: _neighbours(self.bids[seat], options)
             for seat, options in self.bid_options.items()
         }
+        self.readings = {seat: self._reading(seat) for seat in self.bid_options}
+        """Per bid seen, what weighing a hand by it needs, worked out once (exact bids)."""
         # Every opponent play: (card, led suit, best card before, last?, need, tricks left,
         # trumps broken, every card played before it).
-        self.events: dict[int, list[tuple[int, int, int, bool, int, int, bool, int]]] = {
-            s: [] for s in self.opponents
-        }
+        self.events: dict[int, list[Event]] = {s: [] for s in self.opponents}
         tricks = list(view.tricks_played)
         if view.current_trick:
             tricks.append(view.current_trick)
@@ -139,8 +160,42 @@ class OpponentModel:
                 won[trick_winner(cards, trick[0][0], players, trump)] += 1
                 if trump >= 0 and best // 13 == trump:
                     broken = True
+        self.plays: dict[int, list[Step]] = {
+            seat: [self._step(event) for event in events] for seat, events in self.events.items()
+        }
+        """The events as replayed, with what each needs precomputed and a memo of its factors:
+        a chain weighs thousands of hands a decision (engine/ai/infer.py) and a following play
+        mostly sees the same few led-suit holdings."""
         self.active = enabled and (bool(self.bids) or any(self.events.values()))
         self.informative = bool(self.bids) or (self.active and any(self.events.values()))
+
+    def _reading(self, seat: int) -> Reading:
+        bid = self.bids[seat]
+        neighbours = self.bid_neighbours[seat]
+        below, above = neighbours if neighbours is not None else (bid, bid)
+        spread = max(1, len(self.bid_options[seat]) - 1)
+        by_count = [
+            (1 - BID_MISS) if _nearest_is(bid, neighbours, count) else BID_MISS / spread
+            for count in range(MOST_COUNTED + 1)
+        ]
+        sigma = BID_SIGMA[3] * self.widen[seat]
+        return (below, above, 1 - MEDIUM_BID_MISS, MEDIUM_BID_MISS / spread, by_count,
+                2 * sigma * sigma)
+
+    def _step(self, event: Event) -> Step:
+        card, led, _best, _last, need, left, broken, played = event
+        trump = self.trump
+        take = need > 0 or (need < 0 and self.bust_take)
+        return (
+            1 << card,
+            SUIT_MASKS[led] if led >= 0 else 0,
+            self.after_broken and trump >= 0 and not broken,
+            take and CONSERVE and need < left,
+            need,
+            FULL & ~played & ~self.turned,
+            {},
+            event,
+        )
 
     def weigh(self, hands: list[int], rng: random.Random) -> tuple[float, list[int]]:
         """(weight of this deal, a kind per seat drawn from its posterior)."""
@@ -203,52 +258,84 @@ class OpponentModel:
         medium, easy, greedy, other = self.priors.get(seat, KIND_PRIOR)
         bid = self.bids.get(seat)
         if bid is not None and self.exact_bids:
-            choices = self.bid_options[seat]
-            neighbours = self.bid_neighbours[seat]
+            # _nearest_is written out (a neighbour-less bid reads as `below`: never nearest)
+            below, above, medium_hit, medium_miss, by_count, spread = self.readings[seat]
             estimate = self.estimator.estimate(hand)
-            count = easy_count(hand, self.trump)
-            spread = max(1, len(choices) - 1)
-            medium *= (1 - MEDIUM_BID_MISS) if _nearest_is(bid, neighbours, estimate) else (
-                MEDIUM_BID_MISS / spread
+            gap = abs(bid - estimate)
+            medium *= (
+                medium_hit if gap < abs(below - estimate) and gap <= abs(above - estimate)
+                else medium_miss
             )
-            by_count = _nearest_is(bid, neighbours, count)
-            easy *= (1 - BID_MISS) if by_count else BID_MISS / spread
-            greedy *= (1 - BID_MISS) if by_count else BID_MISS / spread
-            sigma = BID_SIGMA[3] * self.widen[seat]
-            other *= FLOOR + math.exp(-((bid - estimate) ** 2) / (2 * sigma * sigma))
+            factor = by_count[easy_count(hand, self.trump)]
+            easy *= factor
+            greedy *= factor
+            other *= FLOOR + math.exp(-((bid - estimate) ** 2) / spread)
         elif bid is not None:
             widen = self.widen[seat]
             estimate = self.estimator.estimate(hand)
             counted = float(easy_count(hand, self.trump))
-            factors = [
+            by_kind = [
                 FLOOR + math.exp(-((bid - center) ** 2) / (2 * (sigma * widen) ** 2))
                 for center, sigma in zip(
                     (estimate, counted, counted, estimate), BID_SIGMA, strict=True
                 )
             ]
-            medium *= factors[0]
-            easy *= factors[1]
-            greedy *= factors[2]
-            other *= factors[3]
+            medium *= by_kind[0]
+            easy *= by_kind[1]
+            greedy *= by_kind[2]
+            other *= by_kind[3]
         trump = self.trump
-        turned = self.turned
-        bust_take = self.bust_take
-        for card, led, best, last, need, left, broken, played in self.events[seat]:
-            legal = legal_mask(hand, led, trump, self.must_trump, self.after_broken, broken)
-            options = legal.bit_count()
-            if options > 1:
-                miss = PLAY_MISS / (options - 1)
-                others = FULL & ~hand & ~played & ~turned
-                take = need > 0 or (need < 0 and bust_take)
-                medium_card = choose_card(
-                    legal, hand, best, trump, others, need, left, last, take
-                )
-                medium *= (1 - PLAY_MISS) if medium_card == card else miss
-                easy *= (1 - PLAY_MISS) if easy_card(legal, best, trump, need) == card else miss
-                greedy *= (1 - PLAY_MISS) if greedy_card(legal, trump, need) == card else miss
-                other /= options
-            hand &= ~(1 << card)
+        tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+        must_trump = self.must_trump and trump >= 0
+        for bit, led_mask, lead_side, conserve, need, others, memo, play in self.plays[seat]:
+            if led_mask:
+                legal = hand & led_mask
+                if legal:
+                    # following suit: every kind's card depends on the led suit's cards alone,
+                    # save medium's keeping its sure winners, which needs the whole hand
+                    if legal & (legal - 1):
+                        key = legal
+                        if conserve and need <= sure_count(hand, others & ~hand):
+                            key |= CONSERVING
+                        factors = memo.get(key)
+                        if factors is None:
+                            factors = memo[key] = self._factors(play, legal, hand)
+                        medium *= factors[0]
+                        easy *= factors[1]
+                        greedy *= factors[2]
+                        other /= factors[3]
+                    hand &= ~bit
+                    continue
+                legal = hand & tmask if must_trump and hand & tmask else hand
+            elif lead_side and hand & ~tmask:
+                legal = hand & ~tmask
+            else:
+                legal = hand
+            if legal & (legal - 1):
+                factors = self._factors(play, legal, hand)
+                medium *= factors[0]
+                easy *= factors[1]
+                greedy *= factors[2]
+                other /= factors[3]
+            hand &= ~bit
         return medium, easy, greedy, other
+
+    def _factors(self, play: Event, legal: int, hand: int) -> Factors:
+        """One play's factors (medium, easy, greedy; the legal cards the other kind chose from)
+        when the seat held `hand` (`legal` of it playable, more than one card)."""
+        card, _led, best, last, need, left, _broken, played = play
+        trump = self.trump
+        options = legal.bit_count()
+        miss = PLAY_MISS / (options - 1)
+        others = FULL & ~hand & ~played & ~self.turned
+        take = need > 0 or (need < 0 and self.bust_take)
+        medium = choose_card(legal, hand, best, trump, others, need, left, last, take)
+        return (
+            (1 - PLAY_MISS) if medium == card else miss,
+            (1 - PLAY_MISS) if easy_card(legal, best, trump, need) == card else miss,
+            (1 - PLAY_MISS) if greedy_card(legal, trump, need) == card else miss,
+            options,
+        )
 
 
 Neighbours = tuple[float, float] | None

@@ -80,7 +80,7 @@ def choose_card(
     if best < 0:
         return _lead(legal, hand, trump, tmask, others, need, left, take)
     win = winners_mask(legal, best, trump)
-    if take and CONSERVE and need < left and need <= _sure_count(hand, others):
+    if take and CONSERVE and need < left and need <= sure_count(hand, others):
         # sure winners already cover what is needed: win only with one of them
         boss = 0
         for suit in range(4):
@@ -131,7 +131,7 @@ def choose_card(
 CONSERVE = True
 
 
-def _sure_count(hand: int, others: int) -> int:
+def sure_count(hand: int, others: int) -> int:
     """Cards of the hand that no other hand can beat in their suit."""
     count = 0
     for suit in range(4):
@@ -252,18 +252,18 @@ def greedy_card(legal: int, trump: int, need: int) -> int:
     return by_rank(legal, high=need > 0, trump=trump)
 
 
+ACES = sum(1 << (13 * suit + 12) for suit in range(4))
+HONOURS = sum(0b111 << (13 * suit + 10) for suit in range(4))
+"""Every suit's ace; every suit's queen, king and ace."""
+
+
 def easy_count(hand: int, trump: int) -> int:
     """The easy player's bid: aces, trump honours (Q and up) and trumps beyond three."""
-    count = 0
-    trumps = 0
-    for suit in range(4):
-        cards = hand & SUIT_MASKS[suit]
-        if suit == trump:
-            trumps = cards.bit_count()
-            count += (cards >> (13 * suit + 10)).bit_count()  # Q, K, A
-        elif cards >> (13 * suit + 12) & 1:
-            count += 1
-    return count + max(0, trumps - 3)
+    if trump < 0:
+        return (hand & ACES).bit_count()
+    trumps = hand & SUIT_MASKS[trump]
+    count = (hand & ACES & ~trumps).bit_count() + (trumps & HONOURS).bit_count()
+    return count + max(0, trumps.bit_count() - 3)
 
 
 # ----- trick estimate (bidding) -----
@@ -324,9 +324,12 @@ class TrickEstimator:
     With `long_trumps` a trump also wins when the opponents' trumps run out before it (by
     length), not only by rank: in big hands (13 cards at 4 players, every card dealt) small
     trumps of a long suit take tricks the rank count alone does not see.
-    """
 
-    __slots__ = ("cdf", "outlast", "size", "survive", "tmask", "trump", "turned")
+    A suit's share of the estimate depends only on the hand's cards in that suit, so the shares
+    are kept by suit pattern: the opponent model estimates thousands of hands a decision, each
+    one or two suits away from the last (engine/ai/infer.py)."""
+
+    __slots__ = ("cdf", "outlast", "parts", "size", "survive", "tmask", "trump", "turned")
 
     def __init__(
         self, players: int, size: int, trump: int, turned: int, long_trumps: bool = False
@@ -342,45 +345,57 @@ class TrickEstimator:
         self.trump = trump
         self.tmask = SUIT_MASKS[trump] if trump >= 0 else 0
         self.turned = turned
+        self.parts: dict[int, tuple[float, int, float, int]] = {}
+        """By suit * 8192 + the hand's ranks in it: (side tricks, short-suit bonus, trump
+        tricks, trumps held)."""
 
     def estimate(self, hand: int) -> float:
+        parts = self.parts
+        part = self._part
+        a = parts.get(hand & 0x1FFF) or part(hand & 0x1FFF)
+        b = parts.get(hand >> 13 & 0x1FFF | 0x2000) or part(hand >> 13 & 0x1FFF | 0x2000)
+        c = parts.get(hand >> 26 & 0x1FFF | 0x4000) or part(hand >> 26 & 0x1FFF | 0x4000)
+        d = parts.get(hand >> 39 & 0x1FFF | 0x6000) or part(hand >> 39 & 0x1FFF | 0x6000)
+        total = a[0] + b[0] + c[0] + d[0]
+        trumps = a[3] + b[3] + c[3] + d[3]
+        if trumps:
+            trump_value = a[2] + b[2] + c[2] + d[2]
+            spare = max(0.0, trumps - trump_value)
+            total += trump_value + min(spare, a[1] + b[1] + c[1] + d[1]) * 0.45
+        return total
+
+    def _part(self, key: int) -> tuple[float, int, float, int]:
+        """One suit's share of the estimate (`parts`), computed and kept."""
+        suit = key >> 13
+        cards = (key & 0x1FFF) << (13 * suit)
         cdf = self.cdf
-        survive = self.survive
-        trump = self.trump
-        not_mine = ~hand & ~self.turned
-        total = 0.0
-        trumps = (hand & self.tmask).bit_count()
-        trump_value = 0.0
-        short_bonus = 0.0
-        outlast = self.outlast[(self.tmask & not_mine).bit_count()] if self.outlast else None
-        for suit in range(4):
-            cards = hand & SUIT_MASKS[suit]
-            if suit == trump:
-                k = 0
-                while cards:
-                    card = cards.bit_length() - 1
-                    cards ^= 1 << card
-                    h = (not_mine & ABOVE[card]).bit_count()
-                    wins = cdf[h][k]
-                    if outlast is not None:  # or, failing its rank, by length
-                        wins += (1.0 - wins) * outlast[k]
-                    trump_value += wins
-                    k += 1
-                continue
-            length = cards.bit_count()
-            if trump >= 0 and self.size >= 3 and length < 2:
-                short_bonus += 2 - length
-            k = 0
+        not_mine = SUIT_MASKS[suit] & ~cards & ~self.turned
+        value = 0.0
+        k = 0
+        if suit == self.trump:
+            trumps = cards.bit_count()
+            outlast = self.outlast[not_mine.bit_count()] if self.outlast else None
             while cards:
                 card = cards.bit_length() - 1
                 cards ^= 1 << card
-                h = (not_mine & ABOVE[card]).bit_count()
-                total += cdf[h][k] * survive[k]
+                wins = cdf[(not_mine & ABOVE[card]).bit_count()][k]
+                if outlast is not None:  # or, failing its rank, by length
+                    wins += (1.0 - wins) * outlast[k]
+                value += wins
                 k += 1
-        if trumps:
-            spare = max(0.0, trumps - trump_value)
-            total += trump_value + min(spare, short_bonus) * 0.45
-        return total
+            out: tuple[float, int, float, int] = (0.0, 0, value, trumps)
+        else:
+            length = cards.bit_count()
+            short = 2 - length if self.trump >= 0 and self.size >= 3 and length < 2 else 0
+            survive = self.survive
+            while cards:
+                card = cards.bit_length() - 1
+                cards ^= 1 << card
+                value += cdf[(not_mine & ABOVE[card]).bit_count()][k] * survive[k]
+                k += 1
+            out = (value, short, 0.0, 0)
+        self.parts[key] = out
+        return out
 
 
 def nearest_bid(estimate: float, legal: tuple[int, ...] | list[int]) -> int:

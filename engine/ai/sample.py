@@ -14,6 +14,20 @@ from engine.ai.bits import indices
 from engine.ai.knowledge import Knowledge
 
 
+def shuffle(items: list[int], rng: random.Random) -> None:
+    """`rng.shuffle(items)` written out on getrandbits: the same order from the same state (as
+    Python 3.11's random module draws it), for a fraction of the calls; a shuffle is a good
+    part of drawing a deal."""
+    getrandbits = rng.getrandbits
+    for last in range(len(items) - 1, 0, -1):
+        size = last + 1
+        bits = size.bit_length()
+        pick = getrandbits(bits)
+        while pick >= size:
+            pick = getrandbits(bits)
+        items[last], items[pick] = items[pick], items[last]
+
+
 class Sampler:
     __slots__ = ("base", "caps", "out_cap", "pool", "seats", "suit_allowed", "voids")
 
@@ -48,7 +62,7 @@ class Sampler:
     def _deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
         """No voids known: a plain shuffle dealt out by counts."""
         pool = self.pool[:]
-        rng.shuffle(pool)
+        shuffle(pool, rng)
         hands = self.base[:]
         start = 0
         for seat, cap in zip(self.seats, self.caps, strict=True):
@@ -61,7 +75,7 @@ class Sampler:
 
     def _try(self, rng: random.Random, relax: bool) -> tuple[list[int], list[int]] | None:
         pool = self.pool[:]
-        rng.shuffle(pool)
+        shuffle(pool, rng)
         allowed = self.suit_allowed
         pool.sort(key=lambda card: allowed[card // 13])
         seats = self.seats

@@ -12,9 +12,10 @@ from engine.ai import create_player
 from engine.ai.bits import mask_of
 from engine.ai.knowledge import read_view
 from engine.ai.opponents import OpponentModel, _nearest_is, _neighbours
-from engine.ai.policy import greedy_card, nearest_bid
+from engine.ai.policy import TrickEstimator, easy_count, greedy_card, nearest_bid
 from engine.ai.sample import Sampler
 from engine.ai.sim import EASY, GREEDY, MEDIUM
+from engine.cards import STANDARD_DECK
 
 
 def test_greedy_play_throws_its_strongest_card_then_its_weakest() -> None:
@@ -82,3 +83,65 @@ def test_a_bid_is_read_as_nearest_exactly_when_nearest_bid_picks_it(
     assert _nearest_is(bid, _neighbours(bid, sorted(options)), estimate) == (
         nearest_bid(estimate, sorted(options)) == bid
     )
+
+
+def _later_views(preset: str, deals: int) -> list[PlayerView]:
+    """Seat 0's views at each of its plays from the third trick on, in 7-card hands: medium at
+    seat 0 against the plain rule-based players (who bid and play much as the model's kinds)."""
+    rules = Rules.preset(preset).model_copy(update={"hand_sizes": [7]})
+    medium = create_player("medium", seed=3)
+    views = []
+    for deal in range(deals):
+        game = Game.new(4, rules, seed=deal, dealer=deal % 4)
+        while game.phase is not Phase.GAME_OVER:
+            seat = game.actor_seats()[0]
+            view = game.view(seat)
+            if seat == 0 and view.phase is Phase.PLAYING and len(view.tricks_played) >= 2:
+                views.append(view)
+            game.apply(seat, medium.choose_move(view) if seat == 0 else _plain_rule_player(view))
+    return views
+
+
+def test_a_hands_likelihood_does_not_depend_on_the_hands_weighed_before_it() -> None:
+    """The model keeps what it worked out (per suit for the bid, per led-suit holding for a
+    play that follows suit) across the thousands of hands a decision weighs: a hand must weigh
+    what a fresh model gives it, whatever came before."""
+    compared = 0
+    for preset in ("classic", "la_podrida"):
+        for view in _later_views(preset, 10):
+            knowledge = read_view(view)
+            warm = OpponentModel(view, knowledge, enabled=True, exact_bids=True)
+            sampler = Sampler(knowledge)
+            rng = random.Random(5)
+            for _ in range(40):
+                hands, _stock = sampler.sample(rng)
+                for seat in warm.opponents:
+                    fresh = OpponentModel(view, knowledge, enabled=True, exact_bids=True)
+                    assert warm.seat_likelihoods(seat, hands[seat]) == fresh.seat_likelihoods(
+                        seat, hands[seat]
+                    )
+                    compared += 1
+    assert compared >= 5000
+
+
+@settings(max_examples=300, deadline=None)
+@given(cards=st.lists(st.integers(0, 51), max_size=13, unique=True), trump=st.integers(-1, 3))
+def test_easy_count_is_aces_trump_honours_and_long_trumps(cards: list[int], trump: int) -> None:
+    hand = [STANDARD_DECK[index] for index in cards]
+    trumps = [card for card in hand if card.suit == trump]
+    expected = sum(card.rank == 14 for card in hand if card.suit != trump)
+    expected += sum(card.rank >= 12 for card in trumps) + max(0, len(trumps) - 3)
+    assert easy_count(mask_of(hand), trump) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands=st.lists(st.integers(0, (1 << 52) - 1), min_size=1, max_size=30),
+       trump=st.integers(-1, 3), size=st.integers(1, 13))
+def test_the_trick_estimate_of_a_hand_is_the_same_before_and_after_others(
+    hands: list[int], trump: int, size: int
+) -> None:
+    """The estimate keeps each suit's share by pattern: a hand estimated after others gets what
+    a fresh estimator gives it."""
+    warm = TrickEstimator(4, size, trump, 1 << 7)
+    for hand in hands:
+        assert warm.estimate(hand) == TrickEstimator(4, size, trump, 1 << 7).estimate(hand)

@@ -104,6 +104,9 @@ class LiveTable:
     """Seconds the last retry of a computer move that failed to save waited (0: none)."""
     inbox: Inbox = field(default_factory=Inbox)
     """Every change to this table runs here, in order (bot/runner.py)."""
+    rules_text: tuple[Rules, str] | None = None
+    """The rules last written to a record and their JSON: a game's rules never change, and the
+    row is saved after every move."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a person, or None."""
@@ -243,7 +246,9 @@ class LiveTable:
     def rules_json(self) -> str:
         """The rules in force, or the preset's in the lobby (the store wants valid Rules)."""
         rules = self.rules if self.rules is not None else Rules.preset(self.options.preset)
-        return rules.model_dump_json()
+        if self.rules_text is None or self.rules_text[0] is not rules:
+            self.rules_text = (rules, rules.model_dump_json())
+        return self.rules_text[1]
 
     def meta(self) -> dict[str, object]:
         """The service's own data kept in the table row (TableRecord.meta, migration 0003):

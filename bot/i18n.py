@@ -83,9 +83,24 @@ def translations(lang: Lang) -> Translations:
     return Translations(fp=compiled)
 
 
+TEXTS_KEPT = 4096
+"""Messages per language whose translation `t` keeps (the catalogue's few hundred, and room)."""
+
+
+@functools.cache
+def _texts(lang: Lang) -> dict[str, str]:
+    return {}
+
+
 def t(lang: Lang, message: str, /, **fields: object) -> str:
-    """The message in `lang`, its `{name}` placeholders filled from `fields`."""
-    text = translations(lang).gettext(message)
+    """The message in `lang`, its `{name}` placeholders filled from `fields`. A message's
+    translation is looked up once (every message rendered after a move asks for a few dozen)."""
+    texts = _texts(lang)
+    text = texts.get(message)
+    if text is None:
+        text = translations(lang).gettext(message)
+        if len(texts) < TEXTS_KEPT:
+            texts[message] = text
     return text.format(**fields) if fields else text
 
 

@@ -88,7 +88,7 @@ TEXTS_KEPT = 4096
 
 
 @functools.cache
-def _texts(lang: Lang) -> dict[str, str]:
+def _texts(lang: Lang) -> dict[str | tuple[str, str], str]:
     return {}
 
 
@@ -111,7 +111,12 @@ def tn(lang: Lang, singular: str, plural: str, n: int, /, **fields: object) -> s
 
 def tc(lang: Lang, context: str, message: str, /, **fields: object) -> str:
     """A message whose English is ambiguous alone (a command's name, a card's suit)."""
-    text = str(translations(lang).pgettext(context, message))
+    texts = _texts(lang)
+    text = texts.get((context, message))
+    if text is None:
+        text = str(translations(lang).pgettext(context, message))
+        if len(texts) < TEXTS_KEPT:
+            texts[context, message] = text
     return text.format(**fields) if fields else text
 
 

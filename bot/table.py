@@ -5,10 +5,9 @@ Only the service touches these (from the table's inbox); presenters get frozen T
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
 
 from bot.events import Event
@@ -38,6 +37,11 @@ class LiveSeat:
     """The decision a computer last took for this person's seat (timeout, autopilot): a
     refused stale control says so."""
 
+    def copy(self) -> LiveSeat:
+        """A copy to put back if an action's save fails (the fields are immutable values:
+        a shallow copy, made field by field, a third of `copy.copy`'s cost)."""
+        return LiveSeat(*[getattr(self, name) for name in _LIVE_SEAT_FIELDS])
+
     @property
     def human(self) -> bool:
         """A person sits here (maybe on autopilot)."""
@@ -47,6 +51,9 @@ class LiveSeat:
     def computer_plays(self) -> bool:
         """A computer makes this seat's moves now (a computer seat, or autopilot)."""
         return self.user_id is None or self.autopilot
+
+
+_LIVE_SEAT_FIELDS = tuple(f.name for f in fields(LiveSeat))
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +172,7 @@ class LiveTable:
         return Memento(
             status=self.status,
             host_id=self.host_id,
-            seats=[copy.copy(seat) for seat in self.seats],  # seat fields are immutable values
+            seats=[seat.copy() for seat in self.seats],
             rules=self.rules,
             had_game=self.game is not None,
             deadline=self.deadline,

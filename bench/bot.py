@@ -121,6 +121,21 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   stall 9.3 -> 16.8 ms, save p99 16.9 -> 14.7 ms, REST 2.30 -> 2.26: the work under load
   changes little when the machine is quiet; p99 < 5 ms is not met (the path takes about 4 ms at
   p50 by itself: discord.py's parse, commit, publish, answer).
+- The click path's CPU (wip/path): a seat's stored dict without asdict's deep copy (46 -> 13 us
+  a save); a game's snapshot reuses the JSON of its rules and finished hands (88 -> 45 us at hand
+  4 of classic, 309 -> 59 us at hand 18; byte for byte the whole encoding); one table view a
+  click, not three; translations and card names looked up once; the new-DM marks of cogs/nudges
+  kept by table (a game's end scanned every table's). Profiled (pyinstrument, 200 tables): the
+  click's own task (parse to answer) ~50% of the loop's time, our service in it ~25% (commit
+  12%, publish 12%), the answer's render and discord.py's edit_message ~14%; the other messages'
+  renders and REST 24%; the bench's driver 11% (half of it discord.py's parse). Back to back,
+  alternating, main (ae69a3c) / wip/path, on the busy shared machine (no quiet spell came):
+  `--tables 1000 --actions 3000` [6.4-8.7]: 52, 44 / 44, 47 actions/s of 100; CPU 6.58, 7.36 /
+  7.22, 6.25 ms per action; p50 292, 335 / 335, 317 ms; p99 531, 835 / 660, 617 ms (the
+  process's share of the machine decides these, not the path); REST 2.26, 2.39 / 2.39, 2.35.
+  `--tables 200 --actions 2000 --rate 40` [7.3-8.7]: 39, 35 / 40, 40 actions/s of 40; CPU
+  7.90, 8.65 / 7.32, 7.78 ms per action (about 9% less); p50 330, 406 / 108, 156 ms; p99 679,
+  963 / 470, 624 ms; stall 369, 601 / 348, 325 ms; REST 2.16, 2.16 / 2.18, 2.15.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click

@@ -4,6 +4,8 @@ read a card's name and a suit from (bot/i18n.py holds the words, and says a joke
 
 from __future__ import annotations
 
+import functools
+
 from bot.i18n import DEFAULT_LANG, Lang, t, tc
 from engine import Card, Suit
 
@@ -38,8 +40,10 @@ def card_label(card: Card, lang: Lang = DEFAULT_LANG) -> str:
     return tc(lang, "card", str(card)) if card.suit is None else str(card)
 
 
+@functools.cache
 def card_name(card: Card, lang: Lang = DEFAULT_LANG) -> str:
-    """The card in words, as a player says it: "Queen of hearts", "Hjerter dame"."""
+    """The card in words, as a player says it: "Queen of hearts", "Hjerter dame". Kept per
+    card and language (a card select names up to 25 cards at every turn)."""
     if card.suit is None:
         return card_label(card, lang)
     words = t(lang, "{rank} of {suit}", rank=rank_word(card.rank, lang),

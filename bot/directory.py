@@ -122,6 +122,17 @@ class TableDirectory:
         table_id = self._by_channel.get(channel_id)
         return None if table_id is None else self._tables[table_id].view()
 
+    def table_id_in(self, channel_id: int) -> int | None:
+        """The id of the active table in this channel, or None: no view built (every click
+        asks)."""
+        return self._by_channel.get(channel_id)
+
+    def seat_at(self, table_id: int, user_id: int) -> int | None:
+        """The seat this person has at the active table, or None (not seated, or no such
+        table): no view built (every click from a DM asks)."""
+        t = self._tables.get(table_id)
+        return None if t is None else t.seat_of(user_id)
+
     def table_for_channel(self, channel_id: int) -> TableView:
         """The active table in this channel or thread; TableError otherwise."""
         found = self.find_table(channel_id)

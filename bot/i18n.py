@@ -83,9 +83,24 @@ def translations(lang: Lang) -> Translations:
     return Translations(fp=compiled)
 
 
+TEXTS_KEPT = 4096
+"""Messages per language whose translation `t` keeps (the catalogue's few hundred, and room)."""
+
+
+@functools.cache
+def _texts(lang: Lang) -> dict[str | tuple[str, str], str]:
+    return {}
+
+
 def t(lang: Lang, message: str, /, **fields: object) -> str:
-    """The message in `lang`, its `{name}` placeholders filled from `fields`."""
-    text = translations(lang).gettext(message)
+    """The message in `lang`, its `{name}` placeholders filled from `fields`. A message's
+    translation is looked up once (every message rendered after a move asks for a few dozen)."""
+    texts = _texts(lang)
+    text = texts.get(message)
+    if text is None:
+        text = translations(lang).gettext(message)
+        if len(texts) < TEXTS_KEPT:
+            texts[message] = text
     return text.format(**fields) if fields else text
 
 
@@ -96,7 +111,12 @@ def tn(lang: Lang, singular: str, plural: str, n: int, /, **fields: object) -> s
 
 def tc(lang: Lang, context: str, message: str, /, **fields: object) -> str:
     """A message whose English is ambiguous alone (a command's name, a card's suit)."""
-    text = str(translations(lang).pgettext(context, message))
+    texts = _texts(lang)
+    text = texts.get((context, message))
+    if text is None:
+        text = str(translations(lang).pgettext(context, message))
+        if len(texts) < TEXTS_KEPT:
+            texts[context, message] = text
     return text.format(**fields) if fields else text
 
 

@@ -81,8 +81,8 @@ class TableRunner:
             except StoreError:
                 log.exception("table %s: a change could not be saved", t.id)
                 raise TableError.of(NOT_SAVED) from None
-            await self._follow(t, events)
-            return t.view()
+            told = await self._follow(t, events)
+            return told if told is not None else t.view()
 
         return await t.inbox.run(job)
 
@@ -182,11 +182,16 @@ class TableRunner:
 
     # ---- what follows a commit -----------------------------------------------------------------
 
-    async def _follow(self, t: LiveTable, events: list[Event], *, announce: bool = False) -> None:
-        """After a commit: settle, publish, and forget a closed table."""
+    async def _follow(self, t: LiveTable, events: list[Event], *,
+                      announce: bool = False) -> TableView | None:
+        """After a commit: settle, publish, and forget a closed table. Returns the view
+        published (None: nothing was): the table as the change left it, which the command's
+        caller gets too (one view a click, not two; the presenter's message-id bookkeeping
+        lands in the table, not in views already handed out)."""
         self._settle(t, events, announce=announce or t.last_moved)
-        await self._publish(t, events)
+        told = await self._publish(t, events)
         self._forget_if_closed(t)
+        return told
 
     def _settle(self, t: LiveTable, events: list[Event], *, announce: bool) -> None:
         """(Re)set the turn timer, wake the computers, say whose turn it is."""
@@ -205,17 +210,20 @@ class TableRunner:
                 )
             )
 
-    async def _publish(self, t: LiveTable, events: list[Event]) -> None:
-        """Hand committed events to the presenter; its failure never undoes the action."""
+    async def _publish(self, t: LiveTable, events: list[Event]) -> TableView | None:
+        """Hand committed events to the presenter; its failure never undoes the action.
+        Returns the view handed over (None: there was nothing to tell)."""
         if t.unpublished:  # committed computer moves not told yet go first
             events = [*t.unpublished, *events]
             t.unpublished = []
         if not events:
-            return
+            return None
+        view = t.view()
         try:
-            await self._presenter.publish(t.view(), events)
+            await self._presenter.publish(view, events)
         except Exception:
             log.exception("presenter failed on table %s", t.id)
+        return view
 
     def _arm(self, t: LiveTable) -> None:
         self._timers.arm(t, warn=self._warn, expire=self._expire)

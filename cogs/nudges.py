@@ -145,7 +145,8 @@ class Nudger:
         self._adopter: asyncio.Task[None] | None = None
         self._turns: dict[int, dict[int, Turn]] = {}  # table id -> user id -> their turn
         self._posted: dict[tuple[int, int], Posted] = {}  # (table, user) -> the nudge shown
-        self._fresh: dict[tuple[int, int], datetime] = {}  # new DM since they acted -> when
+        self._fresh: dict[int, dict[int, datetime]] = {}  # table -> user -> new DM since they
+        # acted, when (by table: a table that ends drops its own, not a scan of every table's)
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -174,7 +175,7 @@ class Nudger:
         if not view.status.active:
             for uid in list(turns):
                 self._end(tid, uid)
-            self._fresh = {k: at for k, at in self._fresh.items() if k[0] != tid}
+            self._fresh.pop(tid, None)
             for key in [k for k in self._posted if k[0] == tid]:
                 self._spawn(self._remove(key))
             for key in [k for k in self._locks if k[0] == tid]:
@@ -198,7 +199,7 @@ class Nudger:
                 turn = Turn(tid, sv.user_id, view, awaits=e.awaits)
                 turns[sv.user_id] = turn
                 start = self.clock.now() if began is None else began
-                dm_at = self._fresh.get((tid, sv.user_id))
+                dm_at = self._fresh.get(tid, {}).get(sv.user_id)
                 turn.notified = dm_at is not None and start - dm_at < timedelta(seconds=self.after)
                 if self.after > 0 and not turn.notified:
                     turn.due = start + timedelta(seconds=self.after)
@@ -281,7 +282,7 @@ class Nudger:
         half-time warning still does)."""
         turn = self._turns.get(table_id, {}).get(user_id)
         if turn is None:
-            self._fresh[(table_id, user_id)] = self.clock.now()
+            self._fresh.setdefault(table_id, {})[user_id] = self.clock.now()
         elif not turn.ended:
             turn.notified = True
             self._scheduler.cancel(("nudge", table_id, user_id))
@@ -292,7 +293,11 @@ class Nudger:
         if user_id is None:
             return
         key = (table_id, user_id)
-        self._fresh.pop(key, None)
+        fresh = self._fresh.get(table_id)
+        if fresh is not None:
+            fresh.pop(user_id, None)
+            if not fresh:
+                del self._fresh[table_id]
         turns = self._turns.get(table_id)
         turn = turns.pop(user_id, None) if turns is not None else None
         if turn is not None:

@@ -136,23 +136,15 @@ class OhHell(commands.Cog, name=views.COG_NAME):
         it is obeyed only where that table's controls are, its channel, or for a hand's controls
         a DM of someone seated there. So another server's permissions never judge a table.
         TableError otherwise; a table that is not open is left to the service to refuse."""
-        view = self.tables.find_table(interaction.channel_id or 0)
-        if view is not None and view.table_id == table_id:
+        if self.tables.table_id_in(interaction.channel_id or 0) == table_id:
             return  # this channel's own table (the channel holds the server too)
-        named = self._active(table_id)
-        if named is None:
+        if not self.tables.holds(table_id):
             return
         if (from_hand and interaction.guild_id is None
-                and named.seat_of(interaction.user.id) is not None):
+                and self.tables.seat_at(table_id, interaction.user.id) is not None):
             return
         raise TableError("That control is not for a table here: use the buttons under this "
                          "channel's table, or /ohhell hand.")
-
-    def _active(self, table_id: int) -> TableView | None:
-        try:
-            return self.tables.table(table_id)
-        except TableError:
-            return None
 
     async def _settings(self, guild_id: int | None) -> GuildSettings:
         return await self.records.get_settings(guild_id or 0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
@@ -150,13 +150,18 @@ TABLE_COLUMNS = (
 )
 
 
+_SEAT_FIELDS = tuple(f.name for f in fields(Seat))
+"""A seat's stored keys, in field order (as `dataclasses.asdict` wrote them: its deep copy of
+values that are all immutable cost more than the rest of a save's statement)."""
+
+
 def seats_to_json(seats: Iterable[Seat]) -> str:
     """Seats as stored: a JSON list in seat order. Refuses a seat with no player at all."""
     rows = []
     for index, seat in enumerate(seats):
         if seat.user_id is None and seat.computer_level is None:
             raise StoreError(f"seat {index} ({seat.name!r}) has neither a user nor a computer")
-        rows.append(asdict(seat))
+        rows.append({name: getattr(seat, name) for name in _SEAT_FIELDS})
     return json.dumps(rows, separators=(",", ":"))
 
 

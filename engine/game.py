@@ -22,6 +22,7 @@ from engine.phrase import Phrase, Refusal
 from engine.rules import EXTRA_HAND_LIMIT, TARGET_GAME_HAND_LIMIT, Rules
 from engine.scoring import HandRecord, exact_bid_winners, hand_points
 from engine.snapshot import UNREADABLE, game_to_json, restore, snapshot_data
+from engine.snapshot_text import SnapshotText
 from engine.view import PlayerView, PublicState, player_view, public_state
 
 
@@ -85,7 +86,7 @@ class Game:
 
     __slots__ = (
         "_after_broken", "_deal_index", "_extra_hands", "_held", "_must_trump",
-        "_pending", "_plan", "_playable", "_scoresheet", "_stock", "_told",
+        "_pending", "_plan", "_playable", "_scoresheet", "_snapshot_text", "_stock", "_told",
         "_tricks_played", "bids", "blind", "current_trick", "dealer", "declarations",
         "discarded", "hand_number", "hand_size", "phase", "players", "rules", "scores",
         "seed", "super_trump", "trick_number", "tricks_in_hand", "tricks_won",
@@ -129,6 +130,8 @@ class Game:
     _playable: tuple[Suit, ...] | None
     """`_playable_suits` of the seat to play, kept from `legal_cards` for the `play` that
     follows; None once a card is played (and in a new or restored game)."""
+    _snapshot_text: SnapshotText | None
+    """What `to_json` encoded before and need not encode again (None until the first)."""
 
     special_cards: ClassVar[tuple[str, ...]] = ("none",)
     """The rules' `special_cards` this class plays; a subclass declares its own."""
@@ -197,6 +200,7 @@ class Game:
         game = object.__new__(cls)
         game._told = None
         game._playable = None
+        game._snapshot_text = None
         return game
 
     def _cache_rule_flags(self) -> None:

@@ -18,6 +18,7 @@ from engine.deal import by_suit
 from engine.moves import Declaration, Phase
 from engine.rules import EXTRA_HAND_LIMIT, MAX_HAND, MAX_HANDS, TARGET_GAME_HAND_LIMIT, Rules
 from engine.scoring import HandRecord
+from engine.snapshot_text import SnapshotText, dumps
 from engine.state import GameState
 
 SNAPSHOT_VERSION = 1
@@ -28,8 +29,21 @@ UNREADABLE = (LookupError, TypeError, AttributeError, ArithmeticError, Recursion
 
 
 def game_to_json(game: GameState) -> str:
-    """The whole state as JSON; `Game.from_json` restores it exactly."""
-    return json.dumps(game_to_dict(game), separators=(",", ":"))
+    """The whole state as JSON; `Game.from_json` restores it exactly.
+
+    The same text as `json.dumps(game_to_dict(game))` with compact separators, built without
+    encoding again what a game never changes: its rules and the records of its finished hands
+    are encoded once and kept with the game (`SnapshotText`), since a table is saved after
+    every move (docs/architecture.md section 4) and those are most of a long game's snapshot."""
+    kept = game._snapshot_text
+    if kept is None:
+        kept = game._snapshot_text = SnapshotText()
+    rules = kept.rules_of(game.rules)
+    records = kept.records_of(game._scoresheet, record_to_dict)
+    head = dumps({"version": SNAPSHOT_VERSION, "players": game.players})
+    middle = dumps(_play_fields(game))
+    return (f'{head[:-1]},"rules":{rules},{middle[1:-1]},"scoresheet":[{records}],'
+            f'"winners":{dumps(game.winners)}}}')
 
 
 def snapshot_data(text: str) -> dict[str, Any]:
@@ -51,6 +65,15 @@ def game_to_dict(game: GameState) -> dict[str, Any]:
         "version": SNAPSHOT_VERSION,
         "players": game.players,
         "rules": game.rules.model_dump(mode="json"),
+        **_play_fields(game),
+        "scoresheet": [record_to_dict(record) for record in game._scoresheet],
+        "winners": game.winners,
+    }
+
+
+def _play_fields(game: GameState) -> dict[str, Any]:
+    """The state of play: the snapshot's fields between the rules and the scoresheet."""
+    return {
         "seed": game.seed,
         "deal_index": game._deal_index,
         "extra_hands": game._extra_hands,
@@ -79,8 +102,6 @@ def game_to_dict(game: GameState) -> dict[str, Any]:
         "trick_number": game.trick_number,
         "trump_broken": game.trump_broken,
         "scores": game.scores,
-        "scoresheet": [record_to_dict(record) for record in game._scoresheet],
-        "winners": game.winners,
     }
 
 

@@ -14,6 +14,7 @@ from engine.moves import Declaration, Phase
 from engine.outcome import Trick
 from engine.rules import Rules
 from engine.scoring import HandRecord
+from engine.snapshot_text import SnapshotText
 
 
 class GameState(Protocol):
@@ -50,6 +51,7 @@ class GameState(Protocol):
     _stock: list[Card]
     _tricks_played: list[Trick]
     _scoresheet: list[HandRecord]
+    _snapshot_text: SnapshotText | None
 
     @property
     def hand_count(self) -> int | None: ...

@@ -440,6 +440,12 @@ def task_kinds() -> str:
     return ", ".join(f"{kind} {n}" for kind, n in kinds.most_common(3))
 
 
+def write_paths(driver: Any) -> tuple[int, int, int]:
+    """The SQLite store's writes so far: inline, in groups, and refused inline (data/sqlite.py)."""
+    return (getattr(driver, "written_inline", 0), getattr(driver, "written_in_groups", 0),
+            getattr(driver, "inline_refused", 0))
+
+
 def load_average() -> str:
     """The machine's 1/5/15-minute load (`uptime`): the figures depend on what else runs."""
     with contextlib.suppress(OSError), open("/proc/loadavg") as f:
@@ -513,6 +519,7 @@ async def run(args: argparse.Namespace) -> int:
             profile.enable()
         driver: Any = h.bot.store._driver  # type: ignore[attr-defined]
         valves0 = getattr(driver, "valves", 0)
+        paths0 = write_paths(driver)
         bench.counting = True
         cpu0 = time.process_time()
         ready = list(tables)
@@ -549,6 +556,7 @@ async def run(args: argparse.Namespace) -> int:
             profile.disable()
             profile.dump_stats(args.profile)
         valves = getattr(driver, "valves", 0) - valves0
+        inline, grouped, refused = (b - a for a, b in zip(paths0, write_paths(driver), strict=True))
         await asyncio.sleep(quiet)
         bench.counting = False
         stop.set()
@@ -570,6 +578,10 @@ async def run(args: argparse.Namespace) -> int:
         print(f"SQLite saves during the run (store.save_table, moves and bookkeeping; one "
               f"writer, so a slow one delays the next): p50 {p50:.2f} ms, p99 {p99:.2f} ms; "
               f"the WAL valve stopped the writer {valves} times")
+    if inline + grouped:
+        print(f"single-statement writes (saves): {inline} inline on the event loop's thread "
+              f"(the writer idle), {grouped} in groups on the writer's thread (busy, or {refused} "
+              f"the inline writer found locked)")
     logged, unlogged = bench.row_saves
     print(f"table-row saves asked for during the run: {logged + unlogged}, "
           f"{unlogged} of them without an action (bookkeeping): "

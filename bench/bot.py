@@ -121,6 +121,23 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   stall 9.3 -> 16.8 ms, save p99 16.9 -> 14.7 ms, REST 2.30 -> 2.26: the work under load
   changes little when the machine is quiet; p99 < 5 ms is not met (the path takes about 4 ms at
   p50 by itself: discord.py's parse, commit, publish, answer).
+- Inline saves (wip/tail): a save on an idle writer commits on the loop's own thread through a
+  plain sqlite3 connection (data/sqlite.py), without the two thread hand-offs; the run prints how
+  many single statements went inline and how many in groups. The machine was loaded (8 engineers;
+  the bench got under half of its 100 actions/s), so these compare before and after only. Back
+  to back, alternating, `--tables 1000 --actions 3000`, before (ae69a3c) / after, round 1 at
+  load 6.2 / 7.0 and round 2 at 6.8 / 6.8 (1-minute load at each start): 44, 47 / 42, 45
+  actions/s of 100; p50 339, 320 / 100, 76 ms; p99 725, 601 / 443, 179 ms; max 934, 784 / 522,
+  270 ms; save p50 244, 228 / 0.90, 0.71 ms; save p99 600, 521 / 373, 17.0 ms; stall 527, 236
+  / 205, 242 ms; valve 0, 0 / 1, 0; inline / in groups 4,693 / 1,518 and 6,074 / 0 (round 1's
+  valve queued a backlog, and a backlog stays in groups until it drains); CPU 6.99, 6.44 /
+  7.75, 7.45 ms per action; 0 deferred, 0 errors, 3 tasks after each run.
+  `--tables 10000 --actions 3000` after, load 7.3 -> 7.1 (8.1 over 5 minutes): set-up 300 s;
+  16 actions/s of 100, so every turn waited past the 20 s nudge (4.8 nudges and 18 REST calls
+  per action); p50 817 ms, p99 2,700 ms; save p50 598 ms, p99 2,209 ms; 0 inline, 34,210 in
+  groups (the writer never idle once); stall 1,852 ms; 178 deferred, 0 errors; RSS 502 MB.
+  Overloaded like that, the bench measures the machine, not the bot: the 10,000-table budget
+  needs a quiet machine to be judged.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click

@@ -137,7 +137,21 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   per action); p50 817 ms, p99 2,700 ms; save p50 598 ms, p99 2,209 ms; 0 inline, 34,210 in
   groups (the writer never idle once); stall 1,852 ms; 178 deferred, 0 errors; RSS 502 MB.
   Overloaded like that, the bench measures the machine, not the bot: the 10,000-table budget
-  needs a quiet machine to be judged.
+  needs a quiet machine to be judged. Once a backlog forms, saves stay on the group path (a
+  save goes inline only when no write is queued), as here from the set-up on.
+  Why the save p99 was 14.7 ms at 10,000 tables and 2.9 ms at 1,000 (quiet, group path): not
+  SQLite's own work. Saves through the inline path alone, paced at 200/s on a store of 1,000 /
+  10,000 tables (4.5 / 42.6 MB; load 7, 3,000 saves, three runs at 10,000): BEGIN 0.07, the
+  statement 0.24-0.29, COMMIT 0.08-0.11 ms at p50 either way, total p50 0.43 / 0.42-0.49 ms,
+  p99 7.4 / 5.9-8.1 ms (the busy machine's preemption); a 64 MB page cache for the inline
+  writer (the default is 2 MB) changed nothing beyond the noise (p99 4.8-8.9 ms), nor did mmap.
+  Saves during a background checkpoint: p99 10-16 ms against 4-6 ms outside (the checkpoint's
+  fsyncs on the shared disk; 14-19 ms per checkpoint at p50, 34-111 ms at p99 here), and with a
+  save every 5 ms the checkpoints rarely end between two saves, so the WAL restarts seldom and
+  the valve opened 4-8 times per 3,000 saves at either size. What differs at 10,000 tables is
+  the loop (longer stalls on the quiet machine: 16.8 against 5.1 ms), which each of the group
+  path's hops waits for and an inline save does not: the likely cause, not measured on a quiet
+  machine (there was none to be had); on a loaded disk, the checkpoints and the valve besides.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click

@@ -459,7 +459,8 @@ async def test_a_save_already_handed_to_sqlite_lands_when_its_caller_is_cancelle
         gate = threading.Event()
         writer = store._driver._writer.connection  # type: ignore[attr-defined]
         await writer.create_function("hold", 0, lambda: gate.wait(30))  # 30 s: a hang guard
-        holding = asyncio.ensure_future(store._statement("SELECT hold()"))
+        holding = asyncio.ensure_future(store._driver.exclusive(  # type: ignore[attr-defined]
+            lambda session: session.fetch("SELECT hold()")))
         for _ in range(2):  # the hold's group started, its statement is on the writer's thread
             await asyncio.sleep(0)
         saving = asyncio.ensure_future(
@@ -493,7 +494,8 @@ async def test_saves_committed_together_land_or_fail_each_as_if_alone(db_path: o
         await writer.create_function("hold", 0, lambda: gate.wait(30))  # 30 s: a hang guard
         traced: list[str] = []
         await writer.set_trace_callback(traced.append)
-        held = asyncio.ensure_future(store._statement("SELECT hold()"))
+        held = asyncio.ensure_future(store._driver.exclusive(  # type: ignore[attr-defined]
+            lambda session: session.fetch("SELECT hold()")))
         for _ in range(2):  # the hold's group started, its statement is on the writer's thread
             await asyncio.sleep(0)
         saving = [asyncio.ensure_future(store.save_table(
@@ -535,7 +537,8 @@ async def test_a_statement_that_ends_its_group_s_transaction_fails_alone(db_path
         gate = threading.Event()
         writer = store._driver._writer.connection  # type: ignore[attr-defined]
         await writer.create_function("hold", 0, lambda: gate.wait(30))  # 30 s: a hang guard
-        held = asyncio.ensure_future(store._statement("SELECT hold()"))
+        held = asyncio.ensure_future(store._driver.exclusive(  # type: ignore[attr-defined]
+            lambda session: session.fetch("SELECT hold()")))
         for _ in range(2):  # the hold's group started, its statement is on the writer's thread
             await asyncio.sleep(0)
         first = asyncio.ensure_future(store.save_table(tables[0], Action("bid", seat=0)))

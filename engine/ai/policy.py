@@ -232,12 +232,12 @@ def by_rank(mask: int, high: bool, trump: int = -1) -> int:
 def easy_card(legal: int, best: int, trump: int, need: int) -> int:
     """The easy player's card: high while it needs tricks, low once it has enough."""
     if best < 0:
-        return by_rank(legal, high=need > 0)
+        return _ranked(legal, need > 0)
     win = winners_mask(legal, best, trump)
     if need > 0:
-        return by_rank(win, high=True) if win else by_rank(legal, high=False)
+        return _ranked(win, True) if win else _ranked(legal, False)
     lose = legal & ~win
-    return by_rank(lose, high=True) if lose else by_rank(legal, high=False)
+    return _ranked(lose, True) if lose else _ranked(legal, False)
 
 
 def greedy_card(legal: int, trump: int, need: int) -> int:
@@ -246,7 +246,17 @@ def greedy_card(legal: int, trump: int, need: int) -> int:
 
     It throws its best cards whether or not they can win, so the hard player models it on its
     own: read as `easy` or `medium`, its bids and plays mislead the deal sampling."""
-    return by_rank(legal, high=need > 0, trump=trump)
+    # by_rank written out: this runs for every greedy seat's card in every simulated deal
+    if trump >= 0:
+        trumps = legal & SUIT_MASKS[trump]
+        if trumps:
+            if need > 0:
+                return trumps.bit_length() - 1
+            side = legal & ~trumps
+            if not side:
+                return (trumps & -trumps).bit_length() - 1
+            legal = side
+    return _ranked(legal, need > 0)
 
 
 def easy_count(hand: int, trump: int) -> int:

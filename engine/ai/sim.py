@@ -324,6 +324,7 @@ def advance(state: SimState, me: int, branch_at: int, first: int = -1) -> None:
     pos = len(trick)
     led = trick[0] // 13 if pos else -1
     seat = (leader + pos) % players
+    greedy_memo, easy_memo = _memos(trump)
     while left > 0:
         if left == 1 and pos == 0 and first < 0 and held.bit_count() == players:
             # the last trick: every hand holds one card, so every play is forced
@@ -383,9 +384,15 @@ def advance(state: SimState, me: int, branch_at: int, first: int = -1) -> None:
                 need = bids[seat] - won[seat]
                 kind = kinds[seat]
                 if kind == GREEDY:
-                    card = greedy_card(legal, trump, need)
+                    key = legal << 1 | (need > 0)
+                    card = greedy_memo.get(key, -1)
+                    if card < 0:
+                        card = greedy_memo[key] = greedy_card(legal, trump, need)
                 elif kind == EASY:
-                    card = easy_card(legal, best, trump, need)
+                    key = (legal << 6 | best + 1) << 1 | (need > 0)
+                    card = easy_memo.get(key, -1)
+                    if card < 0:
+                        card = easy_memo[key] = easy_card(legal, best, trump, need)
                 else:
                     card = choose_card(
                         legal, hand, best, trump, live & ~hand, need, left, pos == players - 1,
@@ -439,6 +446,21 @@ def advance(state: SimState, me: int, branch_at: int, first: int = -1) -> None:
     state.trail = trail
 
 
+_MEMOS: dict[int, tuple[dict[int, int], dict[int, int]]] = {}
+MEMO_SIZE = 1 << 15
+
+
+def _memos(trump: int) -> tuple[dict[int, int], dict[int, int]]:
+    """The greedy and easy policies' cards already worked out with this trump, by legal cards,
+    wish for tricks (and, for easy, the card to beat): a simulated deal meets the same few
+    positions again and again (most greedy and easy cards are found here). Pure functions
+    memoised, so play is unchanged; each table is emptied when it reaches MEMO_SIZE."""
+    memos = _MEMOS.get(trump)
+    if memos is None or len(memos[0]) > MEMO_SIZE or len(memos[1]) > MEMO_SIZE:
+        memos = _MEMOS[trump] = ({}, {})
+    return memos
+
+
 _ALL_MEDIUM = [[MEDIUM] * players for players in range(11)]
 """Every seat's kind when a state has none given, by table size."""
 
@@ -481,7 +503,10 @@ def solve_sampled(
     for card in moves:
         value = 0.0
         for group in after_card(particles, card, me, branch_at):
-            value += solve_sampled(group, me, table, branch_at)
+            if group[0][0].left == 0:  # the hand is over: the recursion's sum, without a call
+                value += sum(weight * table[state.won[me]] for state, weight in group)
+            else:
+                value += solve_sampled(group, me, table, branch_at)
         if value > best:
             best = value
             if best >= ceiling:

@@ -469,13 +469,14 @@ Particle = tuple[SimState, float]
 
 
 def after_card(
-    particles: list[Particle], card: int, me: int, branch_at: int
+    particles: list[Particle], card: int, me: int, branch_at: int, reuse: bool = False
 ) -> Iterable[list[Particle]]:
     """Each particle after I play `card` and the others answer up to my next choice, grouped by
-    the cards played on the way: deals I cannot tell apart then must get the same next card."""
+    the cards played on the way: deals I cannot tell apart then must get the same next card.
+    With `reuse` the particles' states are played on rather than copied (their last use)."""
     groups: dict[int, list[Particle]] = {}
     for state, weight in particles:
-        child = state.copy()
+        child = state if reuse else state.copy()
         advance(child, me, branch_at, card)
         groups.setdefault(child.trail, []).append((child, weight))
     return groups.values()
@@ -489,7 +490,8 @@ def solve_sampled(
 
     Unlike a search of each deal with every card visible, this cannot "guess right" in each deal
     separately: a move is chosen once for the whole group of deals, and groups split only on what
-    the play shows. All `particles` are at my choice (or finished) with the same history.
+    the play shows. All `particles` are at my choice (or finished) with the same history; they
+    are used up (their last move is played on them, saving a copy a deal).
     """
     first = particles[0][0]
     if first.left == 0:
@@ -500,9 +502,10 @@ def solve_sampled(
     # value and the first best move are the same as searching on)
     ceiling = max(table) * sum(weight for _, weight in particles)
     best = -float("inf")
+    last = moves[-1]
     for card in moves:
         value = 0.0
-        for group in after_card(particles, card, me, branch_at):
+        for group in after_card(particles, card, me, branch_at, card == last):
             if group[0][0].left == 0:  # the hand is over: the recursion's sum, without a call
                 value += sum(weight * table[state.won[me]] for state, weight in group)
             else:
@@ -518,7 +521,8 @@ def solve_sampled_makes(
     particles: list[Particle], me: int, table: list[int], branch_at: int, target: int
 ) -> tuple[float, float]:
     """`solve_sampled`, also telling the weight of the deals in which my best line wins exactly
-    `target` tricks (for a hint's "keeps your bid alive in 7 of 10 deals")."""
+    `target` tricks (for a hint's "keeps your bid alive in 7 of 10 deals"). `particles` are
+    used up."""
     first = particles[0][0]
     if first.left == 0:
         value = 0.0
@@ -532,10 +536,11 @@ def solve_sampled_makes(
     moves = distinct_moves(legal, first.live & ~first.hands[me])
     ceiling = max(table) * sum(weight for _, weight in particles)
     best = (-float("inf"), 0.0)
+    last = moves[-1]
     for card in moves:
         value = 0.0
         made = 0.0
-        for group in after_card(particles, card, me, branch_at):
+        for group in after_card(particles, card, me, branch_at, card == last):
             group_value, group_made = solve_sampled_makes(group, me, table, branch_at, target)
             value += group_value
             made += group_made

@@ -113,6 +113,7 @@ SIM_PARTS = {
     "solve_sampled_makes": "card search simulation",
     "best_response": "card search simulation",
     "rollout": "bid rollouts",
+    "rollouts": "bid rollouts",
 }
 """The simulator's entry points the hard player calls (engine/ai/sim.py), by part."""
 
@@ -121,7 +122,9 @@ SIM_PARTS = {
 def timed_parts() -> Iterator[dict[str, float]]:
     """While open, the CPU seconds the hard player spends in each part of the simulation."""
     spent = dict.fromkeys(SIM_PARTS.values(), 0.0)
-    originals = {name: getattr(hard_module, name) for name in SIM_PARTS}
+    # an older engine (a recording's) may lack some of them
+    originals = {name: getattr(hard_module, name) for name in SIM_PARTS
+                 if hasattr(hard_module, name)}
 
     def timed(inner: Callable[..., Any], part: str) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -132,8 +135,8 @@ def timed_parts() -> Iterator[dict[str, float]]:
                 spent[part] += time.thread_time() - started
         return wrapper
 
-    for name, part in SIM_PARTS.items():
-        setattr(hard_module, name, timed(originals[name], part))
+    for name, inner in originals.items():
+        setattr(hard_module, name, timed(inner, SIM_PARTS[name]))
     try:
         yield spent
     finally:

@@ -57,6 +57,7 @@ from engine.ai.sim import (
     best_response,
     distinct_moves,
     rollout,
+    rollouts,
     solve_sampled,
     solve_sampled_makes,
 )
@@ -567,6 +568,8 @@ class HardPlayer(MediumPlayer):
                     wants[s] = estimator.estimate(hands[s])
                 if s != dealer:
                     base[s] = round(wants[s])
+            plain: list[int] = []  # bids whose hands are simply played out: played together
+            variants: list[list[int]] = []
             for b in alive_bids:
                 seen[b] += weight
                 bids = base[:]
@@ -592,7 +595,10 @@ class HardPlayer(MediumPlayer):
                         SimState(setup, hands, bids, kinds), me, table, bid_branch_at, max(table)
                     )
                 else:
-                    won = rollout(setup, hands, bids, kinds)
+                    plain.append(b)
+                    variants.append(bids)
+            if plain:
+                for b, won in zip(plain, rollouts(setup, hands, variants, kinds), strict=True):
                     totals[b] += weight * tables[b][won[me]]
                     if won[me] == b:
                         makes[b] += weight

@@ -80,6 +80,51 @@ def rollout(
     return state.won
 
 
+def rollouts(
+    setup: Setup, hands: list[int], variants: list[list[int]], kinds: list[int] | None = None
+) -> list[list[int]]:
+    """`rollout` once per bids in `variants` (a bid decision's candidates, one deal): the tricks
+    won per seat for each. The variants are played as one hand until some seat's play differs
+    between them, and split there, so the cards they share are simulated once."""
+    results: list[list[int]] = [[] for _ in variants]
+    _split(SimState(setup, hands, variants[0], kinds), variants, list(range(len(variants))),
+           results)
+    return results
+
+
+def _split(
+    state: SimState, variants: list[list[int]], which: list[int], results: list[list[int]]
+) -> None:
+    """Play `state` on for the variants `which`, splitting where their plays differ."""
+    while len(which) > 1 and state.left > 0:
+        seat = state.to_act()
+        legal = state.legal(seat)
+        if legal & (legal - 1) == 0:
+            state.play(legal.bit_length() - 1)
+            continue
+        by_card: dict[int, list[int]] = {}
+        by_bid: dict[int, int] = {}  # a seat's play depends on the variants only by its bid
+        for index in which:
+            bid = variants[index][seat]
+            card = by_bid.get(bid, -1)
+            if card < 0:
+                state.bids = variants[index]
+                card = by_bid[bid] = state.policy_card(seat)
+            by_card.setdefault(card, []).append(index)
+        if len(by_card) == 1:
+            state.play(card)
+            continue
+        for card, group in by_card.items():
+            child = state.copy()
+            child.play(card)
+            _split(child, variants, group, results)
+        return
+    state.bids = variants[which[0]]
+    advance(state, -1, 0)
+    for index in which:
+        results[index] = state.won[:]
+
+
 class SimState:
     """A hand in progress with every hand known, advanced one card at a time (for search)."""
 

@@ -23,12 +23,19 @@ bid; the bid with the best expected score wins.
 The budget is a time (default 0.5 s of the deciding thread's CPU time, never more than 0.8 s on
 the wall clock, and no more than MAX_DEALS deals), an iteration count (deals), or both; with only
 an iteration count the player is fully deterministic given its seed. Issue 24 asks for today's
-strength at 20 ms of CPU a decision; a deal costs about 0.6 ms of CPU on a busy 2-core machine (a
-third of it drawing it from the chain; bench/decisions.py, 110 recorded decisions replayed three
-times: 0.59 ms where it was 0.65 before the rollouts' inner loop was written out), and strength
-follows the deals searched (a 0.1 s budget, about 116 deals, already plays -0.32 +- 0.19 points
-a hand below 200 deals; 20 ms, 35 deals at p50, -0.86 +- 0.24), so that needs a much cheaper
-deal or learned models, not a shorter budget (MAX_DEALS has the figures).
+strength at 20 ms of CPU a decision; a deal costs about 0.54 ms of CPU on a busy 2-core machine
+(bench/decisions.py --parts, 110 recorded decisions replayed three times each beside the code
+before, load 7: 0.54 ms where it was 0.59, and 0.65 before the rollouts' inner loop was written
+out; the card search's simulation 0.24 ms where it was 0.27, the bids' rollouts 0.07 where they
+were 0.08, drawing the deal and the rest 0.23, unchanged), and strength follows the deals
+searched (a 0.1 s budget, about 116 deals, already plays -0.32 +- 0.19 points a hand below 200
+deals; 20 ms, 35 deals at p50, -0.86 +- 0.24; the cheaper deal makes that 29-32 deals at p50
+where the same replay gave 27-28), so that needs a much cheaper deal or learned models, not a
+shorter budget (MAX_DEALS has the figures). In pure Python a simulated card costs 1-3 us (the
+policy's choice most of it) and a card decision's deal plays about 100 (some 34 a candidate,
+most in the joint solve); numpy costs 1-4 us an operation on the 16-64 deals a timed batch
+holds, and a vectorised medium policy takes well over a hundred, so simulating a batch as
+arrays pays only with hundreds of deals a step.
 """
 
 from __future__ import annotations

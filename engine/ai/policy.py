@@ -214,21 +214,6 @@ def _lead(
     return best
 
 
-def by_rank(mask: int, high: bool, trump: int = -1) -> int:
-    """The highest (or lowest) ranked card of a non-empty set, every `trump` ranking above
-    every other suit when one is given; ties go to the lower suit."""
-    if trump >= 0:
-        trumps = mask & SUIT_MASKS[trump]
-        if trumps:
-            if high:
-                return trumps.bit_length() - 1
-            side = mask & ~trumps
-            if not side:
-                return (trumps & -trumps).bit_length() - 1
-            mask = side
-    return _ranked(mask, high)
-
-
 def easy_card(legal: int, best: int, trump: int, need: int) -> int:
     """The easy player's card: high while it needs tricks, low once it has enough."""
     if best < 0:
@@ -246,7 +231,6 @@ def greedy_card(legal: int, trump: int, need: int) -> int:
 
     It throws its best cards whether or not they can win, so the hard player models it on its
     own: read as `easy` or `medium`, its bids and plays mislead the deal sampling."""
-    # by_rank written out: this runs for every greedy seat's card in every simulated deal
     if trump >= 0:
         trumps = legal & SUIT_MASKS[trump]
         if trumps:

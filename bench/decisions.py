@@ -15,7 +15,9 @@ drawer timed as it starts and around each call). A speed-up that must not change
     .venv/bin/python bench/decisions.py --check /tmp/decisions.pickle --profile 25
 
 `--budget MS` replays with a CPU budget instead of the deal count (values then differ) and
-prints the deals a decision searched, p10/p50: what fits in that budget.
+prints the deals a decision searched, p10/p50: what fits in that budget. `--parts` also prints
+the CPU per deal spent in the simulation (the card search's rollouts and joint solve, the bids'
+rollouts) and the rest (drawing the deals, mostly).
 """
 
 from __future__ import annotations
@@ -28,12 +30,14 @@ import pstats
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import engine.ai.hard as hard_module
 from engine import Game, Phase, PlayerView
 from engine.ai.hard import HardPlayer
 
@@ -126,7 +130,45 @@ def _timed_drawer(self: HardPlayer, sampler: Any, model: Any) -> Callable[[], An
 _DRAWER = HardPlayer._drawer
 
 
-def check(decisions: list[Decision], budget_ms: float | None, profile: int) -> None:
+SIM_PARTS = {
+    "after_card": "card search simulation",
+    "solve_sampled": "card search simulation",
+    "solve_sampled_makes": "card search simulation",
+    "best_response": "card search simulation",
+    "rollout": "bid rollouts",
+    "rollouts": "bid rollouts",
+}
+"""The simulator's entry points the hard player calls (engine/ai/sim.py), by part."""
+
+
+@contextmanager
+def timed_parts() -> Iterator[dict[str, float]]:
+    """While open, the CPU seconds the hard player spends in each part of the simulation."""
+    spent = dict.fromkeys(SIM_PARTS.values(), 0.0)
+    # an older engine (a recording's) may lack some of them
+    originals = {name: getattr(hard_module, name) for name in SIM_PARTS
+                 if hasattr(hard_module, name)}
+
+    def timed(inner: Callable[..., Any], part: str) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                spent[part] += time.thread_time() - started
+        return wrapper
+
+    for name, inner in originals.items():
+        setattr(hard_module, name, timed(inner, SIM_PARTS[name]))
+    try:
+        yield spent
+    finally:
+        for name, inner in originals.items():
+            setattr(hard_module, name, inner)
+
+
+def check(decisions: list[Decision], budget_ms: float | None, profile: int,
+          parts: bool = False) -> None:
     if profile:
         players: dict[int, HardPlayer] = {}
         profiler = cProfile.Profile()
@@ -143,13 +185,14 @@ def check(decisions: list[Decision], budget_ms: float | None, profile: int) -> N
     HardPlayer._drawer = _timed_drawer  # type: ignore[method-assign]
     DRAWING[0] = 0.0
     try:
-        for decision in decisions:
-            started = time.thread_time()
-            move, values, deals = replay(decision, budget_ms, players)
-            cpu.append(time.thread_time() - started)
-            searched.append(deals)
-            same_move += move == decision.move
-            same_values += move == decision.move and values == decision.values
+        with timed_parts() if parts else nullcontext({}) as spent:
+            for decision in decisions:
+                started = time.thread_time()
+                move, values, deals = replay(decision, budget_ms, players)
+                cpu.append(time.thread_time() - started)
+                searched.append(deals)
+                same_move += move == decision.move
+                same_values += move == decision.move and values == decision.values
     finally:
         HardPlayer._drawer = _DRAWER  # type: ignore[method-assign]
     count = len(decisions)
@@ -160,6 +203,13 @@ def check(decisions: list[Decision], budget_ms: float | None, profile: int) -> N
           f"{percentile(sorted(searched), 0.5):.0f}; cpu per deal "
           f"{1000 * sum(cpu) / max(1, sum(searched)):.3f} ms, drawing it "
           f"{1000 * DRAWING[0] / max(1, sum(searched)):.3f} ms ({DRAWING[0] / sum(cpu):.0%})")
+    if parts:
+        total = sum(cpu)
+        deals = max(1, sum(searched))
+        shares = dict(spent) | {"rest": total - sum(spent.values())}
+        print("cpu per deal by part: " + ", ".join(
+            f"{part} {1000 * seconds / deals:.3f} ms ({seconds / max(total, 1e-9):.0%})"
+            for part, seconds in shares.items()))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -172,6 +222,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="deals a decision when recording (default 200)")
     parser.add_argument("--budget", type=float, default=None,
                         help="replay with this CPU budget in ms instead of the deal count")
+    parser.add_argument("--parts", action="store_true",
+                        help="also print the CPU per deal in each part of the simulation")
     parser.add_argument("--profile", type=int, default=0,
                         help="profile the first N decisions instead (cProfile, by own time)")
     args = parser.parse_args(argv)
@@ -183,7 +235,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.check:
         with open(args.check, "rb") as file:
             decisions = pickle.load(file)
-        check(decisions, args.budget, args.profile)
+        check(decisions, args.budget, args.profile, args.parts)
 
 
 if __name__ == "__main__":

@@ -23,14 +23,19 @@ bid; the bid with the best expected score wins.
 The budget is a time (default 0.5 s of the deciding thread's CPU time, never more than 0.8 s on
 the wall clock, and no more than MAX_DEALS deals), an iteration count (deals), or both; with only
 an iteration count the player is fully deterministic given its seed. Issue 24 asks for today's
-strength at 20 ms of CPU a decision; a deal costs about 0.55 ms of CPU on a busy 2-core machine
-(bench/decisions.py, 110 recorded decisions replayed three times: 0.59 ms where it was 0.65
-before the rollouts' inner loop was written out; drawing it from the chain, its start included,
-0.16 ms of that, 28%, where it was 0.22, 36%, before infer.py's chain and the opponent model
-kept what they work out; at 20 ms a decision drawing is 38% and 28-32 deals fit), and strength
-follows the deals searched (a 0.1 s budget, about 116 deals, already plays -0.32 +- 0.19 points
-a hand below 200 deals; 20 ms, 35 deals at p50, -0.86 +- 0.24), so that needs a much cheaper
-deal or learned models, not a shorter budget (MAX_DEALS has the figures).
+strength at 20 ms of CPU a decision; a deal costs about 0.5 ms of CPU on a busy 2-core machine
+(bench/decisions.py --parts, 110 recorded decisions replayed three times each beside the code
+before, load 7: 0.65 ms before the rollouts' inner loop was written out, then 0.59; the
+simulation made cheaper, same play: the card search's 0.27 -> 0.24 ms, the bids' rollouts 0.08
+-> 0.07; drawing the deal from the chain, its start included, 0.22 -> 0.16 ms, the same draws,
+since infer.py's chain and the opponent model keep what they work out), and strength follows
+the deals searched (a 0.1 s budget, about 116 deals, already plays -0.32 +- 0.19 points a hand
+below 200 deals; 20 ms, 35 deals at p50, -0.86 +- 0.24), so that needs a much cheaper deal or
+learned models, not a shorter budget (MAX_DEALS has the figures). In pure Python a simulated
+card costs 1-3 us (the policy's choice most of it) and a card decision's deal plays about 100
+(some 34 a candidate, most in the joint solve); numpy costs 1-4 us an operation on the 16-64
+deals a timed batch holds, and a vectorised medium policy takes well over a hundred, so
+simulating a batch as arrays pays only with hundreds of deals a step.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ from engine.ai.sim import (
     best_response,
     distinct_moves,
     rollout,
+    rollouts,
     solve_sampled,
     solve_sampled_makes,
 )
@@ -569,6 +575,8 @@ class HardPlayer(MediumPlayer):
                     wants[s] = estimator.estimate(hands[s])
                 if s != dealer:
                     base[s] = round(wants[s])
+            plain: list[int] = []  # bids whose hands are simply played out: played together
+            variants: list[list[int]] = []
             for b in alive_bids:
                 seen[b] += weight
                 bids = base[:]
@@ -594,7 +602,10 @@ class HardPlayer(MediumPlayer):
                         SimState(setup, hands, bids, kinds), me, table, bid_branch_at, max(table)
                     )
                 else:
-                    won = rollout(setup, hands, bids, kinds)
+                    plain.append(b)
+                    variants.append(bids)
+            if plain:
+                for b, won in zip(plain, rollouts(setup, hands, variants, kinds), strict=True):
                     totals[b] += weight * tables[b][won[me]]
                     if won[me] == b:
                         makes[b] += weight

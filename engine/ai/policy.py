@@ -74,22 +74,25 @@ def choose_card(
     still be in other hands, `need` the tricks still wanted, `left` the tricks still to play,
     `last` whether this seat plays last to the trick, `take` whether it wants this trick.
     """
-    tmask = SUIT_MASKS[trump] if trump >= 0 else 0
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
+    tmask = SUIT_MASKS[trump] if trump >= 0 else 0
     if best < 0:
         return _lead(legal, hand, trump, tmask, others, need, left, take)
-    win = winners_mask(legal, best, trump)
+    best_suit = best // 13  # winners_mask written out
+    win = legal & SUIT_MASKS[best_suit] & ~((2 << best) - 1)
+    if tmask and best_suit != trump:
+        win |= legal & tmask
     if take and CONSERVE and need < left and need <= sure_count(hand, others):
         # sure winners already cover what is needed: win only with one of them
         boss = 0
-        for suit in range(4):
-            cards = win & SUIT_MASKS[suit]
-            if cards and not others & ABOVE[cards.bit_length() - 1]:
-                outstanding = others & SUIT_MASKS[suit]
-                if outstanding:
-                    cards &= ~((2 << (outstanding.bit_length() - 1)) - 1)
-                boss |= cards & -cards
+        for shift in SUIT_SHIFTS:
+            cards = win >> shift & 0x1FFF
+            if cards:
+                top = (others >> shift & 0x1FFF).bit_length()
+                if top <= cards.bit_length():  # nothing outstanding above my best
+                    cards >>= top
+                    boss |= (cards & -cards) << (top + shift)
         if boss:
             return _lowest_rank(boss)
         take = False
@@ -102,17 +105,16 @@ def choose_card(
             if best // 13 != trump and win & tmask and not win & ~tmask:
                 return lowest(win & tmask)  # ruff as cheaply as possible
             cheapest = -1
-            for suit in range(4):
-                cards = win & SUIT_MASKS[suit]
-                if not cards:
-                    continue
-                outstanding = others & SUIT_MASKS[suit]
-                if outstanding:
-                    cards &= ~((2 << (outstanding.bit_length() - 1)) - 1)
+            cheapest_rank = 13
+            for shift in SUIT_SHIFTS:
+                cards = win >> shift & 0x1FFF
                 if cards:
-                    card = (cards & -cards).bit_length() - 1
-                    if cheapest < 0 or card % 13 < cheapest % 13:
-                        cheapest = card
+                    top = (others >> shift & 0x1FFF).bit_length()
+                    cards >>= top  # what no other hand can beat
+                    if cards:
+                        rank = (cards & -cards).bit_length() - 1 + top
+                        if rank < cheapest_rank:
+                            cheapest, cheapest_rank = rank + shift, rank
             if cheapest >= 0:
                 return cheapest  # the cheapest card no other hand can beat in its suit
             if need >= left or 2 * need >= left:
@@ -129,18 +131,20 @@ def choose_card(
 
 
 CONSERVE = True
+SUIT_SHIFTS = (0, 13, 26, 39)
+"""Each suit's lowest bit: `cards >> shift & 0x1FFF` is a suit's 13 ranks, for the loops that
+look at one suit at a time."""
 
 
 def sure_count(hand: int, others: int) -> int:
-    """Cards of the hand that no other hand can beat in their suit."""
-    count = 0
-    for suit in range(4):
-        cards = hand & SUIT_MASKS[suit]
-        outstanding = others & SUIT_MASKS[suit]
-        if outstanding:
-            cards &= ~((2 << (outstanding.bit_length() - 1)) - 1)
-        count += cards.bit_count()
-    return count
+    """Cards of the hand that no other hand can beat in their suit: per suit, the cards above
+    the highest outstanding one (shifting a suit's 13 bits by that card's bit length)."""
+    return (
+        ((hand & 0x1FFF) >> (others & 0x1FFF).bit_length()).bit_count()
+        + ((hand >> 13 & 0x1FFF) >> (others >> 13 & 0x1FFF).bit_length()).bit_count()
+        + ((hand >> 26 & 0x1FFF) >> (others >> 26 & 0x1FFF).bit_length()).bit_count()
+        + ((hand >> 39) >> (others >> 39).bit_length()).bit_count()
+    )
 
 
 def _dump_low(legal: int, hand: int, trump: int, tmask: int) -> int:
@@ -151,14 +155,14 @@ def _dump_low(legal: int, hand: int, trump: int, tmask: int) -> int:
     if legal & (legal - 1) and side == legal and side & ~SUIT_MASKS[lowest(side) // 13]:
         # void-discarding: shorten the shortest side suit
         best = -1
-        best_key = (99, 99)
-        for suit in range(4):
-            cards = side & SUIT_MASKS[suit]
+        best_count = best_rank = 99
+        for shift in SUIT_SHIFTS:
+            cards = side >> shift & 0x1FFF
             if cards:
-                card = (cards & -cards).bit_length() - 1
-                key = ((hand & SUIT_MASKS[suit]).bit_count(), card % 13)
-                if key < best_key:
-                    best, best_key = card, key
+                rank = (cards & -cards).bit_length() - 1
+                count = (hand >> shift & 0x1FFF).bit_count()
+                if count < best_count or (count == best_count and rank < best_rank):
+                    best, best_count, best_rank = rank + shift, count, rank
         return best
     return _lowest_rank(side)
 
@@ -173,18 +177,11 @@ def _lead(
             top_is_boss = not others & ABOVE[top]
             if need >= left or (top_is_boss and others & tmask and need > 1):
                 return top  # every trick is needed, or draw trumps with the boss
-        side_boss = -1
-        for suit in range(4):
-            if suit == trump:
-                continue
-            cards = legal & SUIT_MASKS[suit]
-            if cards:
-                top = cards.bit_length() - 1
-                if not others & ABOVE[top]:
-                    side_boss = top
-                    break
-        if side_boss >= 0:
-            return side_boss
+        for suit, shift in enumerate(SUIT_SHIFTS):
+            if suit != trump:
+                cards = legal >> shift & 0x1FFF
+                if cards and (others >> shift & 0x1FFF).bit_length() <= cards.bit_length():
+                    return cards.bit_length() - 1 + shift  # a side suit's boss
         if need >= left:
             return _highest_rank(legal)
         side = legal & ~tmask
@@ -192,55 +189,40 @@ def _lead(
             if trumps:
                 # lead from the shortest side suit, to ruff it later
                 best = -1
-                best_key = (99, 99)
-                for suit in range(4):
-                    cards = side & SUIT_MASKS[suit]
-                    if cards:
-                        key = (cards.bit_count(), (cards & -cards).bit_length() - 1)
-                        if key < best_key:
-                            best, best_key = (cards & -cards).bit_length() - 1, key
+                shortest = 99
+                for shift in SUIT_SHIFTS:  # ties to the lower suit, whose cards are lower
+                    cards = side >> shift & 0x1FFF
+                    if cards and cards.bit_count() < shortest:
+                        shortest = cards.bit_count()
+                        best = (cards & -cards).bit_length() - 1 + shift
                 return best
             return _lowest_rank(side)
         return lowest(legal)
     # duck: the card most likely to be beaten, low in a suit where others hold higher cards
     best = -1
-    best_key = (-99, 99)
-    for suit in range(4):
-        cards = legal & SUIT_MASKS[suit]
-        if not cards:
-            continue
-        card = (cards & -cards).bit_length() - 1
-        higher = (others & ABOVE[card]).bit_count()
-        key = (min(higher, 3) - (2 if suit == trump else 0), card % 13)
-        if key[0] > best_key[0] or (key[0] == best_key[0] and key[1] < best_key[1]):
-            best, best_key = card, key
+    best_higher = -99
+    best_rank = 99
+    for suit, shift in enumerate(SUIT_SHIFTS):
+        cards = legal >> shift & 0x1FFF
+        if cards:
+            rank = (cards & -cards).bit_length() - 1
+            higher = min(((others >> shift & 0x1FFF) >> (rank + 1)).bit_count(), 3)
+            if suit == trump:
+                higher -= 2
+            if higher > best_higher or (higher == best_higher and rank < best_rank):
+                best, best_higher, best_rank = rank + shift, higher, rank
     return best
-
-
-def by_rank(mask: int, high: bool, trump: int = -1) -> int:
-    """The highest (or lowest) ranked card of a non-empty set, every `trump` ranking above
-    every other suit when one is given; ties go to the lower suit."""
-    if trump >= 0:
-        trumps = mask & SUIT_MASKS[trump]
-        if trumps:
-            if high:
-                return trumps.bit_length() - 1
-            side = mask & ~trumps
-            if not side:
-                return (trumps & -trumps).bit_length() - 1
-            mask = side
-    return _ranked(mask, high)
 
 
 def easy_card(legal: int, best: int, trump: int, need: int) -> int:
     """The easy player's card: high while it needs tricks, low once it has enough."""
     if best < 0:
-        return by_rank(legal, high=need > 0)
+        return _ranked(legal, need > 0)
     win = winners_mask(legal, best, trump)
     if need > 0:
-        return by_rank(win, high=True) if win else by_rank(legal, high=False)
+        return _ranked(win, True) if win else _ranked(legal, False)
     lose = legal & ~win
-    return by_rank(lose, high=True) if lose else by_rank(legal, high=False)
+    return _ranked(lose, True) if lose else _ranked(legal, False)
 
 
 def greedy_card(legal: int, trump: int, need: int) -> int:
@@ -249,7 +231,16 @@ def greedy_card(legal: int, trump: int, need: int) -> int:
 
     It throws its best cards whether or not they can win, so the hard player models it on its
     own: read as `easy` or `medium`, its bids and plays mislead the deal sampling."""
-    return by_rank(legal, high=need > 0, trump=trump)
+    if trump >= 0:
+        trumps = legal & SUIT_MASKS[trump]
+        if trumps:
+            if need > 0:
+                return trumps.bit_length() - 1
+            side = legal & ~trumps
+            if not side:
+                return (trumps & -trumps).bit_length() - 1
+            legal = side
+    return _ranked(legal, need > 0)
 
 
 ACES = sum(1 << (13 * suit + 12) for suit in range(4))

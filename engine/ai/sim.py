@@ -75,83 +75,54 @@ def rollout(
     `kinds` gives each seat's policy: MEDIUM (the default), EASY or GREEDY. Inputs are not
     changed.
     """
-    players = setup.players
-    trump = setup.trump
-    must_trump = setup.must_trump
-    after_broken = setup.after_broken
-    bust_take = setup.bust_take
-    broken = setup.broken
-    leader = setup.leader
-    left = setup.left
-    live = setup.live
-    hands = hands[:]
-    won = list(setup.won)
-    trick = list(setup.trick)
-    tmask = SUIT_MASKS[trump] if trump >= 0 else 0
-    if live < 0:
-        live = 0
-        for hand in hands:
-            live |= hand
-    while left > 0:
-        pos = len(trick)
-        best = -1
-        best_pos = 0
-        if pos:
-            best = trick[0]
-            for i in range(1, pos):
-                card = trick[i]
-                if card // 13 == best // 13:
-                    if card > best:
-                        best, best_pos = card, i
-                elif card // 13 == trump:
-                    best, best_pos = card, i
-        led = trick[0] // 13 if pos else -1
-        while pos < players:
-            seat = (leader + pos) % players
-            hand = hands[seat]
-            if forced >= 0:
-                card = forced
-                forced = -1
-            else:
-                legal = legal_mask(hand, led, trump, must_trump, after_broken, broken)
-                need = bids[seat] - won[seat]
-                kind = kinds[seat] if kinds is not None else MEDIUM
-                if kind == EASY:
-                    card = easy_card(legal, best, trump, need)
-                elif kind == GREEDY:
-                    card = greedy_card(legal, trump, need)
-                else:
-                    card = choose_card(
-                        legal,
-                        hand,
-                        best,
-                        trump,
-                        live & ~hand,
-                        need,
-                        left,
-                        pos == players - 1,
-                        need > 0 or (need < 0 and bust_take),
-                    )
-            bit = 1 << card
-            hands[seat] = hand ^ bit
-            live &= ~bit
-            if best < 0:
-                best, best_pos, led = card, pos, card // 13
-            elif card // 13 == best // 13:
-                if card > best:
-                    best, best_pos = card, pos
-            elif card // 13 == trump:
-                best, best_pos = card, pos
-            trick.append(card)
-            pos += 1
-        winner = (leader + best_pos) % players
-        won[winner] += 1
-        if tmask and best // 13 == trump:
-            broken = True
-        leader = winner
-        trick = []
-        left -= 1
-    return won
+    state = SimState(setup, hands, bids, kinds)
+    advance(state, -1, 0, forced)
+    return state.won
+
+
+def rollouts(
+    setup: Setup, hands: list[int], variants: list[list[int]], kinds: list[int] | None = None
+) -> list[list[int]]:
+    """`rollout` once per bids in `variants` (a bid decision's candidates, one deal): the tricks
+    won per seat for each. The variants are played as one hand until some seat's play differs
+    between them, and split there, so the cards they share are simulated once."""
+    results: list[list[int]] = [[] for _ in variants]
+    _split(SimState(setup, hands, variants[0], kinds), variants, list(range(len(variants))),
+           results)
+    return results
+
+
+def _split(
+    state: SimState, variants: list[list[int]], which: list[int], results: list[list[int]]
+) -> None:
+    """Play `state` on for the variants `which`, splitting where their plays differ."""
+    while len(which) > 1 and state.left > 0:
+        seat = state.to_act()
+        legal = state.legal(seat)
+        if legal & (legal - 1) == 0:
+            state.play(legal.bit_length() - 1)
+            continue
+        by_card: dict[int, list[int]] = {}
+        by_bid: dict[int, int] = {}  # a seat's play depends on the variants only by its bid
+        for index in which:
+            bid = variants[index][seat]
+            card = by_bid.get(bid, -1)
+            if card < 0:
+                state.bids = variants[index]
+                card = by_bid[bid] = state.policy_card(seat)
+            by_card.setdefault(card, []).append(index)
+        if len(by_card) == 1:
+            state.play(card)
+            continue
+        for card, group in by_card.items():
+            child = state.copy()
+            child.play(card)
+            _split(child, variants, group, results)
+        return
+    state.bids = variants[which[0]]
+    advance(state, -1, 0)
+    for index in which:
+        results[index] = state.won[:]
 
 
 class SimState:
@@ -370,20 +341,22 @@ def distinct_moves(legal: int, elsewhere: int) -> list[int]:
     return out
 
 
-def advance(state: SimState, me: int, branch_at: int) -> None:
+def advance(state: SimState, me: int, branch_at: int, first: int = -1) -> None:
     """Play the policy for every seat (me too while I hold more than `branch_at` cards, and my
-    forced moves) until I must choose among `branch_at` cards or fewer, or the hand ends."""
-    # SimState.policy_card and SimState.play written out, the state's fields held in locals
-    # and stored back on return: this loop plays most cards of every simulated deal
+    forced moves) until I must choose among `branch_at` cards or fewer, or the hand ends.
+    `first`, when set, is the card the seat to act plays first (my move being searched)."""
+    # SimState.policy_card, SimState.play and legal_mask written out, the state's fields held in
+    # locals and stored back on return: this loop plays most cards of every simulated deal
     players = state.players
     trump = state.trump
-    must_trump = state.must_trump
-    after_broken = state.after_broken
+    tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+    must_trump = state.must_trump and trump >= 0
+    lead_side = state.after_broken and trump >= 0
     bust_take = state.bust_take
     hands = state.hands
     bids = state.bids
     won = state.won
-    kinds = state.kinds
+    kinds = state.kinds or _ALL_MEDIUM[players]
     trick = state.trick
     best = state.best
     best_pos = state.best_pos
@@ -393,55 +366,119 @@ def advance(state: SimState, me: int, branch_at: int) -> None:
     live = state.live
     held = state.held
     trail = state.trail
+    pos = len(trick)
+    led = trick[0] // 13 if pos else -1
+    seat = (leader + pos) % players
+    greedy_memo, easy_memo = _memos(trump)
     while left > 0:
-        pos = len(trick)
-        seat = (leader + pos) % players
-        hand = hands[seat]
-        legal = legal_mask(
-            hand, trick[0] // 13 if pos else -1, trump, must_trump, after_broken, broken
-        )
-        if legal & (legal - 1) == 0:
-            card = legal.bit_length() - 1
-        elif seat == me and hand.bit_count() <= branch_at:
+        if left == 1 and pos == 0 and first < 0 and held.bit_count() == players:
+            # the last trick: every hand holds one card, so every play is forced
+            for _ in range(players):
+                card = hands[seat].bit_length() - 1
+                hands[seat] = 0
+                trail = trail * 53 + card + 1
+                suit = card // 13
+                if best < 0:
+                    best = card
+                    best_pos = pos
+                    led = suit
+                elif suit == best // 13:
+                    if card > best:
+                        best = card
+                        best_pos = pos
+                elif suit == trump:
+                    best = card
+                    best_pos = pos
+                pos += 1
+                seat += 1
+                if seat == players:
+                    seat = 0
+            live &= ~held
+            held = 0
+            seat = leader + best_pos
+            if seat >= players:
+                seat -= players
+            won[seat] += 1
+            if best // 13 == trump:
+                broken = True
+            leader = seat
+            best = -1
+            best_pos = 0
+            pos = 0
+            led = -1
+            left = 0
             break
+        hand = hands[seat]
+        if first >= 0:
+            card = first
+            first = -1
         else:
-            need = bids[seat] - won[seat]
-            kind = kinds[seat] if kinds is not None else MEDIUM
-            if kind == GREEDY:
-                card = greedy_card(legal, trump, need)
-            elif kind == EASY:
-                card = easy_card(legal, best, trump, need)
+            if led < 0:
+                legal = hand
+                if lead_side and not broken:
+                    legal = hand & ~tmask or hand
             else:
-                card = choose_card(
-                    legal, hand, best, trump, live & ~hand, need, left, pos == players - 1,
-                    need > 0 or (need < 0 and bust_take),
-                )
+                legal = hand & SUIT_MASKS[led]
+                if not legal:
+                    legal = hand & tmask or hand if must_trump else hand
+            if legal & (legal - 1) == 0:
+                card = legal.bit_length() - 1
+            elif seat == me and hand.bit_count() <= branch_at:
+                break
+            else:
+                need = bids[seat] - won[seat]
+                kind = kinds[seat]
+                if kind == GREEDY:
+                    key = legal << 1 | (need > 0)
+                    card = greedy_memo.get(key, -1)
+                    if card < 0:
+                        card = greedy_memo[key] = greedy_card(legal, trump, need)
+                elif kind == EASY:
+                    key = (legal << 6 | best + 1) << 1 | (need > 0)
+                    card = easy_memo.get(key, -1)
+                    if card < 0:
+                        card = easy_memo[key] = easy_card(legal, best, trump, need)
+                else:
+                    card = choose_card(
+                        legal, hand, best, trump, live & ~hand, need, left, pos == players - 1,
+                        need > 0 or (need < 0 and bust_take),
+                    )
         bit = 1 << card
         hands[seat] = hand ^ bit
         held ^= bit
         live &= ~bit
         trail = trail * 53 + card + 1
+        suit = card // 13
         if best < 0:
             best = card
             best_pos = pos
-        elif card // 13 == best // 13:
+            led = suit
+        elif suit == best // 13:
             if card > best:
                 best = card
                 best_pos = pos
-        elif card // 13 == trump:
+        elif suit == trump:
             best = card
             best_pos = pos
-        if pos + 1 < players:
+        pos += 1
+        if pos < players:
             trick.append(card)
+            seat += 1
+            if seat == players:
+                seat = 0
             continue
-        winner = (leader + best_pos) % players
-        won[winner] += 1
-        if trump >= 0 and best // 13 == trump:
+        seat = leader + best_pos
+        if seat >= players:
+            seat -= players
+        won[seat] += 1
+        if best // 13 == trump:
             broken = True
-        leader = winner
+        leader = seat
         trick = []
         best = -1
         best_pos = 0
+        pos = 0
+        led = -1
         left -= 1
     state.trick = trick
     state.best = best
@@ -454,19 +491,38 @@ def advance(state: SimState, me: int, branch_at: int) -> None:
     state.trail = trail
 
 
+_MEMOS: dict[int, tuple[dict[int, int], dict[int, int]]] = {}
+MEMO_SIZE = 1 << 15
+
+
+def _memos(trump: int) -> tuple[dict[int, int], dict[int, int]]:
+    """The greedy and easy policies' cards already worked out with this trump, by legal cards,
+    wish for tricks (and, for easy, the card to beat): a simulated deal meets the same few
+    positions again and again (most greedy and easy cards are found here). Pure functions
+    memoised, so play is unchanged; each table is emptied when it reaches MEMO_SIZE."""
+    memos = _MEMOS.get(trump)
+    if memos is None or len(memos[0]) > MEMO_SIZE or len(memos[1]) > MEMO_SIZE:
+        memos = _MEMOS[trump] = ({}, {})
+    return memos
+
+
+_ALL_MEDIUM = [[MEDIUM] * players for players in range(11)]
+"""Every seat's kind when a state has none given, by table size."""
+
+
 Particle = tuple[SimState, float]
 
 
 def after_card(
-    particles: list[Particle], card: int, me: int, branch_at: int
+    particles: list[Particle], card: int, me: int, branch_at: int, reuse: bool = False
 ) -> Iterable[list[Particle]]:
     """Each particle after I play `card` and the others answer up to my next choice, grouped by
-    the cards played on the way: deals I cannot tell apart then must get the same next card."""
+    the cards played on the way: deals I cannot tell apart then must get the same next card.
+    With `reuse` the particles' states are played on rather than copied (their last use)."""
     groups: dict[int, list[Particle]] = {}
     for state, weight in particles:
-        child = state.copy()
-        child.play(card)
-        advance(child, me, branch_at)
+        child = state if reuse else state.copy()
+        advance(child, me, branch_at, card)
         groups.setdefault(child.trail, []).append((child, weight))
     return groups.values()
 
@@ -479,7 +535,8 @@ def solve_sampled(
 
     Unlike a search of each deal with every card visible, this cannot "guess right" in each deal
     separately: a move is chosen once for the whole group of deals, and groups split only on what
-    the play shows. All `particles` are at my choice (or finished) with the same history.
+    the play shows. All `particles` are at my choice (or finished) with the same history; they
+    are used up (their last move is played on them, saving a copy a deal).
     """
     first = particles[0][0]
     if first.left == 0:
@@ -490,10 +547,14 @@ def solve_sampled(
     # value and the first best move are the same as searching on)
     ceiling = max(table) * sum(weight for _, weight in particles)
     best = -float("inf")
+    last = moves[-1]
     for card in moves:
         value = 0.0
-        for group in after_card(particles, card, me, branch_at):
-            value += solve_sampled(group, me, table, branch_at)
+        for group in after_card(particles, card, me, branch_at, card == last):
+            if group[0][0].left == 0:  # the hand is over: the recursion's sum, without a call
+                value += sum(weight * table[state.won[me]] for state, weight in group)
+            else:
+                value += solve_sampled(group, me, table, branch_at)
         if value > best:
             best = value
             if best >= ceiling:
@@ -505,7 +566,8 @@ def solve_sampled_makes(
     particles: list[Particle], me: int, table: list[int], branch_at: int, target: int
 ) -> tuple[float, float]:
     """`solve_sampled`, also telling the weight of the deals in which my best line wins exactly
-    `target` tricks (for a hint's "keeps your bid alive in 7 of 10 deals")."""
+    `target` tricks (for a hint's "keeps your bid alive in 7 of 10 deals"). `particles` are
+    used up."""
     first = particles[0][0]
     if first.left == 0:
         value = 0.0
@@ -519,10 +581,11 @@ def solve_sampled_makes(
     moves = distinct_moves(legal, first.live & ~first.hands[me])
     ceiling = max(table) * sum(weight for _, weight in particles)
     best = (-float("inf"), 0.0)
+    last = moves[-1]
     for card in moves:
         value = 0.0
         made = 0.0
-        for group in after_card(particles, card, me, branch_at):
+        for group in after_card(particles, card, me, branch_at, card == last):
             group_value, group_made = solve_sampled_makes(group, me, table, branch_at, target)
             value += group_value
             made += group_made

@@ -31,9 +31,14 @@ def test_recorded_decisions_replay_to_the_same_moves_and_values(
     decisions.main(["--record", str(path), "--deals", "1", "--iterations", "12"])
     recorded = int(re.findall(r"recorded (\d+) decisions", capsys.readouterr().out)[0])
     assert recorded >= 4  # one 7-card hand in each of four seats
-    decisions.main(["--check", str(path)])
+    decisions.main(["--check", str(path), "--parts"])
     out = capsys.readouterr().out
     assert f"decisions {recorded}: same move {recorded}, same move and values {recorded}" in out
     assert re.search(r"deals p10/p50 \d+/12", out)
     share = re.findall(r"drawing it [\d.]+ ms \((\d+)%\)", out)
     assert share and 0 < int(share[0]) < 100  # the deals are drawn, and also searched
+    by_part = out.split("cpu per deal by part:")[1].splitlines()[0]
+    parts = re.findall(r"([a-z ]+) ([\d.]+) ms \(\d+%\)", by_part)
+    assert [part.strip() for part, _ in parts] == [
+        "card search simulation", "bid rollouts", "rest"]
+    assert all(float(ms) > 0 for _, ms in parts)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from engine import Game, Phase, Rules
 from engine.ai.bits import legal_mask, mask_of, trick_winner
 from engine.ai.policy import TAKE_WHEN_BUST, choose_card
-from engine.ai.sim import EASY, GREEDY, MEDIUM, Setup, SimState, advance, rollout
+from engine.ai.sim import EASY, GREEDY, MEDIUM, Setup, SimState, advance, rollout, rollouts
 
 RULE_SETS = {
     "classic": {},
@@ -148,3 +148,28 @@ def test_advance_plays_every_seat_as_its_policy_would_card_by_card(
     assert (fast.best, fast.best_pos, fast.broken, fast.live, fast.held) == (
         slow.best, slow.best_pos, slow.broken, slow.live, slow.held
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), count=st.integers(1, 6))
+def test_rollouts_of_several_bids_are_each_bids_own_rollout(seed: int, count: int) -> None:
+    """A bid decision plays its candidates' hands together until they differ
+    (`rollouts`); each must still win exactly the tricks its own rollout wins."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [sum(1 << card for card in deck[7 * seat: 7 * seat + 7]) for seat in range(4)]
+    setup = Setup(4, rng.randrange(-1, 4), rng.random() < 0.5, rng.random() < 0.5,
+                  rng.random() < 0.5, False, rng.randrange(4), (), (0,) * 4, 7,
+                  rng.choice((-1, (1 << 52) - 1)))
+    kinds = [rng.choice((MEDIUM, EASY, GREEDY)) for _ in range(4)]
+    others = [rng.randrange(4) for _ in range(4)]
+    variants = []
+    for _ in range(count):  # my bid varies, and so may the dealer's (seat 3) after it
+        bids = others[:]
+        bids[0] = rng.randrange(8)
+        bids[3] = rng.choice((bids[3], rng.randrange(8)))
+        variants.append(bids)
+    assert rollouts(setup, hands, variants, kinds) == [
+        rollout(setup, hands, bids, kinds) for bids in variants
+    ]

@@ -145,6 +145,7 @@ import sqlite3
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from collections import Counter, deque
@@ -181,19 +182,28 @@ class Bench:
         self.nudges = 0  # turn notifications sent (cogs/nudges.py)
         self.table_of_user: dict[int, int] = {}
         self.changed: dict[int, asyncio.Event] = {}  # table id -> a DM of it was sent
+        self.last_save: dict[int, tuple[float, float]] = {}  # table id -> asked, done
+        self.pending_saves: dict[object, float] = {}  # saves not done yet -> their start
+        self.responses: list[tuple[float, float, tuple[float, float] | None]] = []
+        """Per action with --stall-stacks: fired, answered, and its table's save in between."""
         store: Any = h.bot.store  # type: ignore[attr-defined]
         save = store.save_table
 
         async def timed_save(*a: Any, **k: Any) -> Any:  # how much of a move is the commit
             t0 = time.perf_counter()
+            token = object()
+            self.pending_saves[token] = t0
             if self.counting:  # counted when asked for: a backlog of saves is counted too
                 action = a[1] if len(a) > 1 else k.get("action")
                 self.row_saves[action is None] += 1
             try:
                 return await save(*a, **k)
             finally:
+                del self.pending_saves[token]
                 if self.counting:
-                    self.saves.append(time.perf_counter() - t0)
+                    t1 = time.perf_counter()
+                    self.saves.append(t1 - t0)
+                    self.last_save[a[0].id] = (t0, t1)
                     action = a[1] if len(a) > 1 else k.get("action")
                     if action is not None and action.payload.get("by") == "computer":
                         self.computer_moves += 1
@@ -314,7 +324,13 @@ class Bench:
         payload = await self.next_move(table_id)
         if payload is None:
             return False
-        latencies.append(await self.interact(payload))
+        fired = time.perf_counter()
+        latency = await self.interact(payload)
+        latencies.append(latency)
+        if self.args.stall_stacks:
+            save = self.last_save.get(table_id)
+            self.responses.append((fired, fired + latency,
+                                   save if save is not None and save[0] >= fired else None))
         # the DMs show the new turn before the next move
         await self.presenter.wait_delivered(table_id)
         self.done.append(payload)  # forgotten later: a deferred answer may still be on its way
@@ -416,12 +432,222 @@ def refreeze(phase: str, info: dict[str, Any]) -> None:
         gc.freeze()
 
 
-async def monitor(stop: asyncio.Event, stalls: list[float], tick: float = 0.002) -> None:
+async def monitor(stop: asyncio.Event, stalls: list[float], tick: float = 0.002,
+                  watch: StallWatch | None = None) -> None:
     """The event loop's lateness: how long past its 2 ms tick this task wakes."""
     while not stop.is_set():
         t0 = time.perf_counter()
         await asyncio.sleep(tick)
-        stalls.append(time.perf_counter() - t0 - tick)
+        woke = time.perf_counter()
+        stalls.append(woke - t0 - tick)
+        if watch is not None:
+            watch.beat = woke
+
+
+class StallWatch:
+    """`--stall-stacks MS`: what the event loop was doing while it was late, and what the
+    garbage collector cost.
+
+    A watchdog thread reads the monitor's heartbeat every millisecond; while the loop is more
+    than MS past its tick it samples the loop thread's stack (sys._current_frames), so a stack's
+    count is about the milliseconds of lateness it was seen in (a sampler in the process sees
+    the loop thread most where it lets the GIL go: os.urandom, I/O). The loop thread's
+    scheduler figures (/proc schedstat) split the late time into running, waiting for a core
+    (the machine's load) and sleeping (waiting for the GIL another thread holds, mostly).
+    A collection holds the GIL (the watchdog cannot look during one), so gc.callbacks time
+    every collection (wall and the collecting thread's CPU, per generation and thread) and a
+    late moment with a collection in it says so. While a save has waited over MS, the other
+    threads are sampled too (stack, statement, and R running / S sleeping / D disk).
+    """
+
+    ROOT = str(Path(__file__).resolve().parents[1]) + "/"
+    SKIPPED = ("/asyncio/events.py", "/asyncio/base_events.py", "/threading.py")
+
+    def __init__(self, threshold: float, tick: float) -> None:
+        self.threshold, self.tick = threshold, tick
+        self.beat = time.perf_counter()
+        self.loop_thread = threading.get_ident()
+        self.loop_tid = threading.get_native_id()
+        self.late_split = [0.0, 0.0, 0.0]  # seconds late: running, waiting for a core, asleep
+        self.young: list[int] = []  # objects in generation 1 after each young collection
+        self.samples: Counter[tuple[str, ...]] = Counter()
+        self.late_moments: list[tuple[float, float, float]] = []  # start, end, gc ms inside
+        self.collections: list[tuple[float, float, int, bool]] = []  # start, end, gen, loop's
+        self.collection_cpu: list[float] = []  # seconds of the collecting thread's CPU each
+        self.collected = 0  # unreachable objects the collections found
+        self._gc_start = self._gc_cpu = 0.0
+        self.pending_saves: dict[object, float] = {}
+        """Saves asked for and not done yet (the bench's timed_save): their start."""
+        self.save_samples: Counter[tuple[str, ...]] = Counter()
+        self._names: dict[int, str] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="stall-watch", daemon=True)
+
+    def start(self) -> None:
+        gc.callbacks.append(self._on_gc)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        gc.callbacks.remove(self._on_gc)
+        self.gc_after = (f"threshold {gc.get_threshold()}, counts {gc.get_count()}, "
+                         f"{gc.get_freeze_count()} frozen, {len(gc.get_objects(2))} tracked "
+                         f"in gen 2")
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            self._gc_start, self._gc_cpu = now, time.thread_time()
+        else:
+            self.collections.append((self._gc_start, now, info["generation"],
+                                     threading.get_ident() == self.loop_thread))
+            self.collection_cpu.append(time.thread_time() - self._gc_cpu)
+            self.collected += info["collected"]
+            if info["generation"] == 0:  # what it examined, about (the survivors moved up)
+                self.young.append(len(gc.get_objects(1)))
+
+    def _gc_ms(self, start: float, end: float) -> float:
+        return sum(min(e, end) - max(s, start) for s, e, _, _ in self.collections[-50:]
+                   if e > start and s < end) * 1000
+
+    @staticmethod
+    def _schedstat(tid: int) -> tuple[float, float]:
+        """Seconds a thread has run and waited for a core (Linux; zeros elsewhere)."""
+        try:
+            with open(f"/proc/self/task/{tid}/schedstat") as f:
+                ran, waited = f.read().split()[:2]
+            return int(ran) / 1e9, int(waited) / 1e9
+        except (OSError, ValueError):
+            return 0.0, 0.0
+
+    def _watch(self) -> None:
+        moment: float | None = None
+        calm = (time.perf_counter(), *self._schedstat(self.loop_tid))
+        while not self._stop.wait(0.001):
+            now = time.perf_counter()
+            self._sample_saves(now)
+            beat = self.beat
+            stat = (now, *self._schedstat(self.loop_tid))
+            if now - beat - self.tick < self.threshold:
+                if moment is not None:
+                    self.late_moments.append((moment, beat, self._gc_ms(moment, beat)))
+                    moment = None
+                    wall, ran, waited = (b - a for a, b in zip(calm, stat, strict=True))
+                    for i, part in enumerate((ran, waited, max(0.0, wall - ran - waited))):
+                        self.late_split[i] += part
+                calm = stat
+                continue
+            if moment is None:
+                moment = beat + self.tick
+            frame = sys._current_frames().get(self.loop_thread)
+            self.samples[self._stack(frame)] += 1
+
+    def _sample_saves(self, now: float) -> None:
+        """While a save has waited over the threshold, what the other threads are doing."""
+        try:
+            oldest = min(self.pending_saves.values(), default=now)
+        except RuntimeError:  # changed by the loop meanwhile: look again in a millisecond
+            return
+        if now - oldest < self.threshold:
+            return
+        me = threading.get_ident()
+        for ident, frame in sys._current_frames().items():
+            if ident in (me, self.loop_thread):
+                continue
+            if ident not in self._names:
+                self._names = {t.ident or 0: f"{t.name.split(' ')[0]}/{t.native_id}"
+                               for t in threading.enumerate()}
+            name = self._names.get(ident, "?/0")
+            try:
+                with open(f"/proc/self/task/{name.split('/')[1]}/stat") as f:
+                    state = f.read().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                state = "?"
+            sql = frame.f_locals.get("sql") if frame.f_code.co_name.startswith(
+                "_execute") else None
+            key = (f"{name.split('/')[0]} [{state}]"
+                   + (f" running {' '.join(str(sql).split())[:48]!r}" if sql else ""),
+                   *self._stack(frame)[:3])
+            self.save_samples[key] += 1
+
+    def _stack(self, frame: Any) -> tuple[str, ...]:
+        lines: list[str] = []
+        while frame is not None and len(lines) < 7:
+            path = frame.f_code.co_filename
+            if not lines or not path.endswith(self.SKIPPED):  # the innermost always
+                where = path.removeprefix(self.ROOT)
+                if "site-packages/" in where:
+                    where = where.split("site-packages/", 1)[1]
+                elif "/lib/python" in where:
+                    where = "stdlib/" + where.split("/lib/python", 1)[1].split("/", 1)[1]
+                lines.append(f"{where}:{frame.f_lineno} {frame.f_code.co_name}")
+            frame = frame.f_back
+        return tuple(lines) or ("(no Python frame)",)
+
+    def report(self, responses: list[tuple[float, float, tuple[float, float] | None]],
+               top: int = 8) -> None:
+        """Print the late moments, the collections, where the slowest 1% of the responses
+        spent their time and what overlapped them, and the most common late stacks."""
+        ms = 1000
+        ranked = sorted(responses, key=lambda r: r[1] - r[0])
+        slowest = ranked[len(ranked) * 99 // 100:]
+        slow = [(r[0], r[1]) for r in slowest]
+        saved = [r for r in slowest if r[2] is not None]
+        if saved:
+            def stage(values: list[float]) -> str:
+                return f"{statistics.median(values) * ms:.2f}/{max(values) * ms:.2f}"
+            print(f"slowest {len(slowest)} responses (p99 and up), median/max ms: total "
+                  + stage([e - s for s, e, _ in slowest]) + "; of the "
+                  f"{len(saved)} with their save timed: until the save is asked "
+                  + stage([v[0] - s for s, _, v in saved if v]) + ", the save "
+                  + stage([v[1] - v[0] for _, _, v in saved if v]) + ", after it "
+                  + stage([e - v[1] for _, e, v in saved if v]))
+        late = self.late_moments
+        with_gc = [m for m in late if m[2] > 0]
+        total = sum(e - s for s, e, _ in late) * ms
+        ran, waited, slept = (part * ms for part in self.late_split)
+        print(f"stall-stacks: {len(late)} moments the loop was over {self.threshold * ms:g} ms "
+              f"late ({total:.0f} ms late in all); {len(with_gc)} had a collection in them "
+              f"({sum(m[2] for m in with_gc):.0f} ms of collections); the loop thread in "
+              f"them (from just before each): ran {ran:.0f} ms, waited for a core "
+              f"{waited:.0f} ms, slept {slept:.0f} ms (the GIL, mostly)")
+        for gen in (0, 1, 2):
+            runs = [(e - s) * ms for s, e, g, _ in self.collections if g == gen]
+            cpu = [c * ms for c, (_, _, g, _) in zip(self.collection_cpu, self.collections,
+                                                    strict=True) if g == gen]
+            if runs:
+                other = sum(1 for _, _, g, own in self.collections if g == gen and not own)
+                print(f"  gc gen {gen}: {len(runs)} collections, {sum(runs):.1f} ms in all, "
+                      f"p50 {statistics.median(runs):.2f} ms, max {max(runs):.2f} ms (CPU "
+                      f"of the collecting thread: {sum(cpu):.1f} ms, max {max(cpu):.2f} ms)"
+                      + (f" ({other} in other threads)" if other else ""))
+        if self.collections:
+            print(f"  the collections found {self.collected} unreachable objects; objects in "
+                  f"generation 1 after each young collection: {self.young}")
+        print(f"  gc at the end: {self.gc_after}")
+        if slow:
+            hit = {gen: sum(1 for s0, e0 in slow if any(
+                s < e0 and e > s0 and g == gen for s, e, g, _ in self.collections))
+                for gen in (0, 1, 2)}
+            stalled = sum(1 for s0, e0 in slow if any(s < e0 and e > s0 for s, e, _ in late))
+            print(f"  of the {len(slow)} slowest responses: {stalled} overlapped a late "
+                  f"moment; a collection ran during " + ", ".join(
+                      f"{n} (gen {gen})" for gen, n in hit.items()))
+        if self.save_samples:
+            print(f"  the other threads while a save had waited over "
+                  f"{self.threshold * ms:g} ms (one sample a millisecond each):")
+            for stack, n in self.save_samples.most_common(top):
+                print(f"  {n:5d} x {stack[0]}")
+                for line in stack[1:]:
+                    print(f"          {line}")
+        samples = sum(self.samples.values())
+        print(f"  the loop thread's stack in {samples} samples (one a millisecond while late), "
+              f"most common first:")
+        for stack, n in self.samples.most_common(top):
+            print(f"  {n:5d} x {stack[0]}")
+            for line in stack[1:]:
+                print(f"          {line}")
 
 
 def rss_mb() -> tuple[float, float]:
@@ -507,7 +733,12 @@ async def run(args: argparse.Namespace) -> int:
         latencies: list[float] = []
         stalls: list[float] = []
         stop = asyncio.Event()
-        mon = asyncio.create_task(monitor(stop, stalls))
+        watch = None
+        if args.stall_stacks:
+            watch = StallWatch(args.stall_stacks / 1000, 0.002)
+            watch.pending_saves = bench.pending_saves
+            watch.start()
+        mon = asyncio.create_task(monitor(stop, stalls, watch=watch))
         profile = cProfile.Profile() if args.profile else None
         if profile is not None:
             profile.enable()
@@ -553,6 +784,8 @@ async def run(args: argparse.Namespace) -> int:
         bench.counting = False
         stop.set()
         await mon
+        if watch is not None:
+            watch.stop()
         tasks = len(asyncio.all_tasks())
         rss_now, rss_peak = rss_mb()
         await h.close()
@@ -594,6 +827,8 @@ async def run(args: argparse.Namespace) -> int:
     print(f"errors: {errors}" + (f" (first: {failures[0]!r})" if failures else ""))
     ok = pct(latencies, 99) < 0.005 and max(stalls) < 0.020 and not errors
     print("budgets (p99 < 5 ms, stall < 20 ms):", "met" if ok else "NOT met")
+    if watch is not None:
+        watch.report(bench.responses)
     return 0
 
 
@@ -667,6 +902,10 @@ def main() -> int:
                    help="gc.freeze() once the tables are dealt, so full collections skip the "
                         "long-lived heap (without it, gen-2 collections of the ~300k objects of "
                         "1,000 tables stall the loop for hundreds of ms on this machine)")
+    p.add_argument("--stall-stacks", type=float, default=0, metavar="MS",
+                   help="diagnosis: sample the loop thread's stack whenever the loop is over MS "
+                        "late, time every garbage collection, time the slowest responses by "
+                        "stage; printed at the end (see StallWatch)")
     p.add_argument("--profile", metavar="FILE",
                    help="cProfile the measured actions (event loop thread) into FILE")
     p.add_argument("--trace-memory", type=int, default=0, metavar="K",

@@ -124,9 +124,9 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click
-(cogs.views.release), so the bench, like a long-running bot should, freezes the start-up heap
-(gc.freeze) and raises the first-generation threshold; `--no-freeze --gc-threshold 0` measures
-Python's defaults.
+(cogs.views.release), so the bot freezes the start-up heap and the survivors of every
+collection (bot/client.py); the bench collects (so freezes) once the tables are dealt.
+`--gc-threshold` sets the young threshold, `--no-gc` turns collections off.
 """
 
 from __future__ import annotations
@@ -422,16 +422,6 @@ def copy_tables(path: Path, channels: list[int], people: list[list[tuple[str, in
                        "payload_json, at) VALUES (?, ?, ?, ?, ?, ?, ?)", new_log)
     db.close()
 
-def refreeze(phase: str, info: dict[str, Any]) -> None:
-    """After a full collection, freeze the survivors: the next one scans only newer objects.
-
-    Frozen objects are still freed by reference counting; only a cycle that dies while
-    frozen waits for a `gc.unfreeze()`. This keeps full collections small as the long-lived
-    state of 1,000 tables is replaced move by move."""
-    if phase == "stop" and info["generation"] == 2:
-        gc.freeze()
-
-
 async def monitor(stop: asyncio.Event, stalls: list[float], tick: float = 0.002,
                   watch: StallWatch | None = None) -> None:
     """The event loop's lateness: how long past its 2 ms tick this task wakes."""
@@ -470,6 +460,7 @@ class StallWatch:
         self.loop_tid = threading.get_native_id()
         self.late_split = [0.0, 0.0, 0.0]  # seconds late: running, waiting for a core, asleep
         self.young: list[int] = []  # objects in generation 1 after each young collection
+        self.young_kinds: list[tuple[int, list[tuple[str, int]]]] = []  # the first three
         self.samples: Counter[tuple[str, ...]] = Counter()
         self.late_moments: list[tuple[float, float, float]] = []  # start, end, gc ms inside
         self.collections: list[tuple[float, float, int, bool]] = []  # start, end, gen, loop's
@@ -498,6 +489,12 @@ class StallWatch:
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         now = time.perf_counter()
         if phase == "start":
+            if info["generation"] == 0 and len(self.young_kinds) < 3:
+                young = gc.get_objects(0)  # what a young collection examines, by type
+                self.young_kinds.append((len(young), Counter(
+                    type(o).__name__ for o in young).most_common(6)))
+                del young
+                now = time.perf_counter()
             self._gc_start, self._gc_cpu = now, time.thread_time()
         else:
             self.collections.append((self._gc_start, now, info["generation"],
@@ -625,6 +622,9 @@ class StallWatch:
         if self.collections:
             print(f"  the collections found {self.collected} unreachable objects; objects in "
                   f"generation 1 after each young collection: {self.young}")
+        for size, kinds in self.young_kinds:
+            print(f"  a young collection examined {size} objects: "
+                  + ", ".join(f"{kind} {n}" for kind, n in kinds))
         print(f"  gc at the end: {self.gc_after}")
         if slow:
             hit = {gen: sum(1 for s0, e0 in slow if any(
@@ -711,20 +711,15 @@ async def run(args: argparse.Namespace) -> int:
               f"in {resumed:.1f} s, dealt with /ohhell deal in {setup - stored - resumed:.1f} s "
               f"({len(bench.svc.directory.tables())} in progress)")
         gc.collect()
-        if args.gc_threshold:
-            gc.set_threshold(args.gc_threshold, 20, 100)
+        if args.gc_threshold is not None:
+            gc.set_threshold(args.gc_threshold or 700, 20, 100)
         if args.no_gc:
             gc.disable()
         if args.switch_interval is not None:  # after the bot's own (bot.client)
             sys.setswitchinterval(args.switch_interval)
-        if args.freeze:  # what a long-running bot does after start-up (see --help)
-            gc.freeze()
-        if args.refreeze:
-            gc.callbacks.append(refreeze)
         print(f"gc: {'off' if args.no_gc else 'on'}, threshold {gc.get_threshold()}, "
               f"GIL switch interval {sys.getswitchinterval() * 1000:g} ms, "
-              f"{gc.get_freeze_count()} objects frozen"
-              + (", survivors of full collections frozen" if args.refreeze else ""))
+              f"{gc.get_freeze_count()} objects frozen")
 
         # REST calls are counted from a quiet moment (the set-up's held table edits and the
         # computers' first moves are out) until the last actions' consequences are out.
@@ -891,17 +886,11 @@ def main() -> int:
                    help="TURN_NUDGE_AFTER: seconds a person's turn waits before they are "
                         "notified (0: notifications off)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals and the players' choices")
-    p.add_argument("--gc-threshold", type=int, default=100_000,
-                   help="first-generation GC threshold (0: Python's default 700); a click "
-                        "leaves no cyclic garbage, so young collections only cost time")
+    p.add_argument("--gc-threshold", type=int, default=None,
+                   help="first-generation GC threshold (default: the bot's, bot/client.py; "
+                        "0: Python's 700)")
     p.add_argument("--no-gc", action="store_true",
                    help="disable the cyclic garbage collector while measuring (diagnosis)")
-    p.add_argument("--refreeze", action=argparse.BooleanOptionalAction, default=False,
-                   help="also freeze the survivors of every full collection (see refreeze())")
-    p.add_argument("--freeze", action=argparse.BooleanOptionalAction, default=True,
-                   help="gc.freeze() once the tables are dealt, so full collections skip the "
-                        "long-lived heap (without it, gen-2 collections of the ~300k objects of "
-                        "1,000 tables stall the loop for hundreds of ms on this machine)")
     p.add_argument("--stall-stacks", type=float, default=0, metavar="MS",
                    help="diagnosis: sample the loop thread's stack whenever the loop is over MS "
                         "late, time every garbage collection, time the slowest responses by "

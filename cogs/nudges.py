@@ -147,6 +147,9 @@ class Nudger:
         self._posted: dict[tuple[int, int], Posted] = {}  # (table, user) -> the nudge shown
         self._fresh: dict[tuple[int, int], datetime] = {}  # new DM since they acted -> when
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self._people: dict[int, set[int]] = {}
+        """Table id -> the people with a fresh DM, a nudge or a lock there, so a table that
+        closes is cleared without scanning every table's (at 10,000 tables, ~30k entries each)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
 
@@ -174,10 +177,12 @@ class Nudger:
         if not view.status.active:
             for uid in list(turns):
                 self._end(tid, uid)
-            self._fresh = {k: at for k, at in self._fresh.items() if k[0] != tid}
-            for key in [k for k in self._posted if k[0] == tid]:
+            keys = [(tid, uid) for uid in self._people.pop(tid, ())]
+            for key in keys:
+                self._fresh.pop(key, None)
+            for key in [k for k in keys if k in self._posted]:
                 self._spawn(self._remove(key))
-            for key in [k for k in self._locks if k[0] == tid]:
+            for key in [k for k in keys if k in self._locks]:
                 if not self._locks[key].locked() and key not in self._posted:
                     del self._locks[key]
         for turn in turns.values():
@@ -282,6 +287,7 @@ class Nudger:
         turn = self._turns.get(table_id, {}).get(user_id)
         if turn is None:
             self._fresh[(table_id, user_id)] = self.clock.now()
+            self._people.setdefault(table_id, set()).add(user_id)
         elif not turn.ended:
             turn.notified = True
             self._scheduler.cancel(("nudge", table_id, user_id))
@@ -357,7 +363,8 @@ class Nudger:
 
     def _lock(self, key: tuple[int, int]) -> asyncio.Lock:
         """One person's nudges at one table go out and come down in order (kept until the
-        table closes)."""
+        table closes); every nudge is posted under it."""
+        self._people.setdefault(key[0], set()).add(key[1])
         return self._locks.setdefault(key, asyncio.Lock())
 
     async def _post_dm(self, user_id: int, content: str) -> Posted | None:

@@ -459,7 +459,6 @@ class StallWatch:
         self.loop_thread = threading.get_ident()
         self.loop_tid = threading.get_native_id()
         self.late_split = [0.0, 0.0, 0.0]  # seconds late: running, waiting for a core, asleep
-        self.young: list[int] = []  # objects in generation 1 after each young collection
         self.young_kinds: list[tuple[int, list[tuple[str, int]]]] = []  # the first three
         self.samples: Counter[tuple[str, ...]] = Counter()
         self.late_moments: list[tuple[float, float, float]] = []  # start, end, gc ms inside
@@ -501,8 +500,6 @@ class StallWatch:
                                      threading.get_ident() == self.loop_thread))
             self.collection_cpu.append(time.thread_time() - self._gc_cpu)
             self.collected += info["collected"]
-            if info["generation"] == 0:  # what it examined, about (the survivors moved up)
-                self.young.append(len(gc.get_objects(1)))
 
     def _gc_ms(self, start: float, end: float) -> float:
         return sum(min(e, end) - max(s, start) for s, e, _, _ in self.collections[-50:]
@@ -620,8 +617,7 @@ class StallWatch:
                       f"of the collecting thread: {sum(cpu):.1f} ms, max {max(cpu):.2f} ms)"
                       + (f" ({other} in other threads)" if other else ""))
         if self.collections:
-            print(f"  the collections found {self.collected} unreachable objects; objects in "
-                  f"generation 1 after each young collection: {self.young}")
+            print(f"  the collections found {self.collected} unreachable objects")
         for size, kinds in self.young_kinds:
             print(f"  a young collection examined {size} objects: "
                   + ", ".join(f"{kind} {n}" for kind, n in kinds))

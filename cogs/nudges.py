@@ -277,7 +277,7 @@ class Nudger:
                 else:
                     await self._delete(key, shown)
             if key not in self._posted and not self._lock(key).locked():
-                self._locks.pop(key, None)
+                self._drop_lock(key)
 
     def notified(self, table_id: int, user_id: int) -> None:
         """A new message (a new hand's DM, with the last hand's result) just notified this
@@ -397,7 +397,18 @@ class Nudger:
                 await self._delete(key, posted)
         waiting = key[1] in self._turns.get(key[0], {})
         if not waiting and key not in self._posted and not lock.locked():
-            self._locks.pop(key, None)
+            self._drop_lock(key)
+
+    def _drop_lock(self, key: tuple[int, int]) -> None:
+        """Forget the person's lock, and them in the table's index once nothing else of
+        theirs is kept there."""
+        self._locks.pop(key, None)
+        if key not in self._fresh and key not in self._posted:
+            people = self._people.get(key[0])
+            if people is not None:
+                people.discard(key[1])
+                if not people:
+                    del self._people[key[0]]
 
     async def _keep(self, key: tuple[int, int], posted: Posted) -> None:
         """Note the posted nudge in the store, for after a restart (best effort)."""

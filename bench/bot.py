@@ -121,6 +121,38 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   stall 9.3 -> 16.8 ms, save p99 16.9 -> 14.7 ms, REST 2.30 -> 2.26: the work under load
   changes little when the machine is quiet; p99 < 5 ms is not met (the path takes about 4 ms at
   p50 by itself: discord.py's parse, commit, publish, answer).
+- Where the 10,000-table tail comes from (wip/stall, `--stall-stacks 5`; the machine was loaded,
+  5-9, by other work, so the evidence is what does not depend on it: stacks, collections, CPU):
+  (1) The collector. One young collection examined ~170k objects (tuples 82k, SeatViews 15k,
+  lists 15k) for 318 ms of the loop thread's CPU (476 ms wall), and found 0 unreachable: a move
+  frees a table's old, frozen state while allocating its new, so the threshold of 100,000 counts
+  only net growth while the young generation fills with every table moved since. Now the bot
+  freezes the survivors of every collection, young threshold 5,000 (bot/client.py): 84
+  collections in a 74 s run (the first three examined 89k, 32k and 12k objects), p50 21 ms
+  wall, max 119 ms of CPU (2,000 interactions in flight, deferred), 0 unreachable, no older
+  generation to pass over; a full
+  pass only once RSS grew by half (cycles that died frozen: a finished hand's DM slots,
+  cogs/presenter.py's `slot.body = functools.partial(self._body, slot)`, are such cycles).
+  (2) Nudges: at 10,000 tables a turn waits ~100 s, past the 20 s nudge, so an action brings
+  0.25 nudges on the quiet machine and 1.2-2.9 here (a slower set-up leaves more turns waiting),
+  each a preference read, a DM, a row, and later a delete and a row gone; REST per action 4-10
+  against 2.0 at 1,000 tables. A table that closed also scanned every table's nudge state
+  (cogs/nudges.py, ~30k entries: ~60 ms a close on the loaded machine); now an index by table.
+  (3) Of the loop's late time it ran 39%, waited for a core 56% and slept (the GIL) 4%
+  (schedstat; 53 s late in a 55 s run). While saves waited, the writer was mostly idle (the
+  loop was late to hand it work or take the answer); the checkpointer sat in
+  wal_checkpoint(PASSIVE), half of those samples in disk wait [D], and the writer's COMMIT
+  sometimes in [D] too (the checkpoint's fsync; data/sqlite.py). The commonest late stacks:
+  discord.py's View.__init__ at os.urandom, where the loop lets the GIL go (three Views a
+  click: the table's controls, the hand's, and the one discord.py rebuilds from the clicked
+  message), JSON of the snapshot (bot/table.py record), and the fake's message store.
+  Back to back, `--tables 10000 --actions 3000`, main (ae69a3c) / wip/stall / main again,
+  load 6.3-9.0 / 8.1-8.3 / 4.8-8.1: 49 / 36 / 75 actions/s of 100; p50 309 / 376 / 182 ms, p99
+  1,258 / 1,379 / 536 ms, max 1,652 / 1,881 / 986 ms; stall 575 / 885 / 678 ms; save p99 1,028 /
+  1,121 / 418 ms; CPU 8.26 / 9.48 / 8.51 ms per action; nudges 1.72 / 2.19 / 1.17 per action;
+  REST 5.17 / 6.25 / 4.08; RSS 484 / 494 / 479 MB; 3 tasks after each. The latency follows the
+  load (the process had a third to a half of a core); the p99 < 5 ms budget needs a quiet
+  machine to be judged, and these runs do not judge it.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click

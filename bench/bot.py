@@ -167,12 +167,44 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   the loop (longer stalls on the quiet machine: 16.8 against 5.1 ms), which each of the group
   path's hops waits for and an inline save does not: the likely cause, not measured on a quiet
   machine (there was none to be had); on a loaded disk, the checkpoints and the valve besides.
+- Where the 10,000-table tail comes from (wip/stall, `--stall-stacks 5`; the machine was loaded,
+  5-9, by other work, so the evidence is what does not depend on it: stacks, collections, CPU):
+  (1) The collector. One young collection examined ~170k objects (tuples 82k, SeatViews 15k,
+  lists 15k) for 318 ms of the loop thread's CPU (476 ms wall), and found 0 unreachable: a move
+  frees a table's old, frozen state while allocating its new, so the threshold of 100,000 counts
+  only net growth while the young generation fills with every table moved since. Now the bot
+  freezes the survivors of every collection, young threshold 5,000 (bot/client.py): 84
+  collections in a 74 s run (the first three examined 89k, 32k and 12k objects), p50 21 ms
+  wall, max 119 ms of CPU (2,000 interactions in flight, deferred), 0 unreachable, no older
+  generation to pass over; a full
+  pass only once RSS grew by half (cycles that died frozen: a finished hand's DM slots,
+  cogs/presenter.py's `slot.body = functools.partial(self._body, slot)`, are such cycles).
+  (2) Nudges: at 10,000 tables a turn waits ~100 s, past the 20 s nudge, so an action brings
+  0.25 nudges on the quiet machine and 1.2-2.9 here (a slower set-up leaves more turns waiting),
+  each a preference read, a DM, a row, and later a delete and a row gone; REST per action 4-10
+  against 2.0 at 1,000 tables. A table that closed also scanned every table's nudge state
+  (cogs/nudges.py, ~30k entries: ~60 ms a close on the loaded machine); now an index by table.
+  (3) Of the loop's late time it ran 39%, waited for a core 56% and slept (the GIL) 4%
+  (schedstat; 53 s late in a 55 s run). While saves waited, the writer was mostly idle (the
+  loop was late to hand it work or take the answer); the checkpointer sat in
+  wal_checkpoint(PASSIVE), half of those samples in disk wait [D], and the writer's COMMIT
+  sometimes in [D] too (the checkpoint's fsync; data/sqlite.py). The commonest late stacks:
+  discord.py's View.__init__ at os.urandom, where the loop lets the GIL go (three Views a
+  click: the table's controls, the hand's, and the one discord.py rebuilds from the clicked
+  message), JSON of the snapshot (bot/table.py record), and the fake's message store.
+  Back to back, `--tables 10000 --actions 3000`, main (ae69a3c) / wip/stall / main again,
+  load 6.3-9.0 / 8.1-8.3 / 4.8-8.1: 49 / 36 / 75 actions/s of 100; p50 309 / 376 / 182 ms, p99
+  1,258 / 1,379 / 536 ms, max 1,652 / 1,881 / 986 ms; stall 575 / 885 / 678 ms; save p99 1,028 /
+  1,121 / 418 ms; CPU 8.26 / 9.48 / 8.51 ms per action; nudges 1.72 / 2.19 / 1.17 per action;
+  REST 5.17 / 6.25 / 4.08; RSS 484 / 494 / 479 MB; 3 tasks after each. The latency follows the
+  load (the process had a third to a half of a core); the p99 < 5 ms budget needs a quiet
+  machine to be judged, and these runs do not judge it.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click
-(cogs.views.release), so the bench, like a long-running bot should, freezes the start-up heap
-(gc.freeze) and raises the first-generation threshold; `--no-freeze --gc-threshold 0` measures
-Python's defaults.
+(cogs.views.release), so the bot freezes the start-up heap and the survivors of every
+collection (bot/client.py); the bench collects (so freezes) once the tables are dealt.
+`--gc-threshold` sets the young threshold, `--no-gc` turns collections off.
 """
 
 from __future__ import annotations
@@ -191,6 +223,7 @@ import sqlite3
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from collections import Counter, deque
@@ -227,19 +260,28 @@ class Bench:
         self.nudges = 0  # turn notifications sent (cogs/nudges.py)
         self.table_of_user: dict[int, int] = {}
         self.changed: dict[int, asyncio.Event] = {}  # table id -> a DM of it was sent
+        self.last_save: dict[int, tuple[float, float]] = {}  # table id -> asked, done
+        self.pending_saves: dict[object, float] = {}  # saves not done yet -> their start
+        self.responses: list[tuple[float, float, tuple[float, float] | None]] = []
+        """Per action with --stall-stacks: fired, answered, and its table's save in between."""
         store: Any = h.bot.store  # type: ignore[attr-defined]
         save = store.save_table
 
         async def timed_save(*a: Any, **k: Any) -> Any:  # how much of a move is the commit
             t0 = time.perf_counter()
+            token = object()
+            self.pending_saves[token] = t0
             if self.counting:  # counted when asked for: a backlog of saves is counted too
                 action = a[1] if len(a) > 1 else k.get("action")
                 self.row_saves[action is None] += 1
             try:
                 return await save(*a, **k)
             finally:
+                del self.pending_saves[token]
                 if self.counting:
-                    self.saves.append(time.perf_counter() - t0)
+                    t1 = time.perf_counter()
+                    self.saves.append(t1 - t0)
+                    self.last_save[a[0].id] = (t0, t1)
                     action = a[1] if len(a) > 1 else k.get("action")
                     if action is not None and action.payload.get("by") == "computer":
                         self.computer_moves += 1
@@ -360,7 +402,13 @@ class Bench:
         payload = await self.next_move(table_id)
         if payload is None:
             return False
-        latencies.append(await self.interact(payload))
+        fired = time.perf_counter()
+        latency = await self.interact(payload)
+        latencies.append(latency)
+        if self.args.stall_stacks:
+            save = self.last_save.get(table_id)
+            self.responses.append((fired, fired + latency,
+                                   save if save is not None and save[0] >= fired else None))
         # the DMs show the new turn before the next move
         await self.presenter.wait_delivered(table_id)
         self.done.append(payload)  # forgotten later: a deferred answer may still be on its way
@@ -452,22 +500,228 @@ def copy_tables(path: Path, channels: list[int], people: list[list[tuple[str, in
                        "payload_json, at) VALUES (?, ?, ?, ?, ?, ?, ?)", new_log)
     db.close()
 
-def refreeze(phase: str, info: dict[str, Any]) -> None:
-    """After a full collection, freeze the survivors: the next one scans only newer objects.
-
-    Frozen objects are still freed by reference counting; only a cycle that dies while
-    frozen waits for a `gc.unfreeze()`. This keeps full collections small as the long-lived
-    state of 1,000 tables is replaced move by move."""
-    if phase == "stop" and info["generation"] == 2:
-        gc.freeze()
-
-
-async def monitor(stop: asyncio.Event, stalls: list[float], tick: float = 0.002) -> None:
+async def monitor(stop: asyncio.Event, stalls: list[float], tick: float = 0.002,
+                  watch: StallWatch | None = None) -> None:
     """The event loop's lateness: how long past its 2 ms tick this task wakes."""
     while not stop.is_set():
         t0 = time.perf_counter()
         await asyncio.sleep(tick)
-        stalls.append(time.perf_counter() - t0 - tick)
+        woke = time.perf_counter()
+        stalls.append(woke - t0 - tick)
+        if watch is not None:
+            watch.beat = woke
+
+
+class StallWatch:
+    """`--stall-stacks MS`: what the event loop was doing while it was late, and what the
+    garbage collector cost.
+
+    A watchdog thread reads the monitor's heartbeat every millisecond; while the loop is more
+    than MS past its tick it samples the loop thread's stack (sys._current_frames), so a stack's
+    count is about the milliseconds of lateness it was seen in (a sampler in the process sees
+    the loop thread most where it lets the GIL go: os.urandom, I/O). The loop thread's
+    scheduler figures (/proc schedstat) split the late time into running, waiting for a core
+    (the machine's load) and sleeping (waiting for the GIL another thread holds, mostly).
+    A collection holds the GIL (the watchdog cannot look during one), so gc.callbacks time
+    every collection (wall and the collecting thread's CPU, per generation and thread) and a
+    late moment with a collection in it says so. While a save has waited over MS, the other
+    threads are sampled too (stack, statement, and R running / S sleeping / D disk).
+    """
+
+    ROOT = str(Path(__file__).resolve().parents[1]) + "/"
+    SKIPPED = ("/asyncio/events.py", "/asyncio/base_events.py", "/threading.py")
+
+    def __init__(self, threshold: float, tick: float) -> None:
+        self.threshold, self.tick = threshold, tick
+        self.beat = time.perf_counter()
+        self.loop_thread = threading.get_ident()
+        self.loop_tid = threading.get_native_id()
+        self.late_split = [0.0, 0.0, 0.0]  # seconds late: running, waiting for a core, asleep
+        self.young_kinds: list[tuple[int, list[tuple[str, int]]]] = []  # the first three
+        self.samples: Counter[tuple[str, ...]] = Counter()
+        self.late_moments: list[tuple[float, float, float]] = []  # start, end, gc ms inside
+        self.collections: list[tuple[float, float, int, bool]] = []  # start, end, gen, loop's
+        self.collection_cpu: list[float] = []  # seconds of the collecting thread's CPU each
+        self.collected = 0  # unreachable objects the collections found
+        self._gc_start = self._gc_cpu = 0.0
+        self.pending_saves: dict[object, float] = {}
+        """Saves asked for and not done yet (the bench's timed_save): their start."""
+        self.save_samples: Counter[tuple[str, ...]] = Counter()
+        self._names: dict[int, str] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="stall-watch", daemon=True)
+
+    def start(self) -> None:
+        gc.callbacks.append(self._on_gc)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        gc.callbacks.remove(self._on_gc)
+        self.gc_after = (f"threshold {gc.get_threshold()}, counts {gc.get_count()}, "
+                         f"{gc.get_freeze_count()} frozen, {len(gc.get_objects(2))} tracked "
+                         f"in gen 2")
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            if info["generation"] == 0 and len(self.young_kinds) < 3:
+                young = gc.get_objects(0)  # what a young collection examines, by type
+                self.young_kinds.append((len(young), Counter(
+                    type(o).__name__ for o in young).most_common(6)))
+                del young
+                now = time.perf_counter()
+            self._gc_start, self._gc_cpu = now, time.thread_time()
+        else:
+            self.collections.append((self._gc_start, now, info["generation"],
+                                     threading.get_ident() == self.loop_thread))
+            self.collection_cpu.append(time.thread_time() - self._gc_cpu)
+            self.collected += info["collected"]
+
+    def _gc_ms(self, start: float, end: float) -> float:
+        return sum(min(e, end) - max(s, start) for s, e, _, _ in self.collections[-50:]
+                   if e > start and s < end) * 1000
+
+    @staticmethod
+    def _schedstat(tid: int) -> tuple[float, float]:
+        """Seconds a thread has run and waited for a core (Linux; zeros elsewhere)."""
+        try:
+            with open(f"/proc/self/task/{tid}/schedstat") as f:
+                ran, waited = f.read().split()[:2]
+            return int(ran) / 1e9, int(waited) / 1e9
+        except (OSError, ValueError):
+            return 0.0, 0.0
+
+    def _watch(self) -> None:
+        moment: float | None = None
+        calm = (time.perf_counter(), *self._schedstat(self.loop_tid))
+        while not self._stop.wait(0.001):
+            now = time.perf_counter()
+            self._sample_saves(now)
+            beat = self.beat
+            stat = (now, *self._schedstat(self.loop_tid))
+            if now - beat - self.tick < self.threshold:
+                if moment is not None:
+                    self.late_moments.append((moment, beat, self._gc_ms(moment, beat)))
+                    moment = None
+                    wall, ran, waited = (b - a for a, b in zip(calm, stat, strict=True))
+                    for i, part in enumerate((ran, waited, max(0.0, wall - ran - waited))):
+                        self.late_split[i] += part
+                calm = stat
+                continue
+            if moment is None:
+                moment = beat + self.tick
+            frame = sys._current_frames().get(self.loop_thread)
+            self.samples[self._stack(frame)] += 1
+
+    def _sample_saves(self, now: float) -> None:
+        """While a save has waited over the threshold, what the other threads are doing."""
+        try:
+            oldest = min(self.pending_saves.values(), default=now)
+        except RuntimeError:  # changed by the loop meanwhile: look again in a millisecond
+            return
+        if now - oldest < self.threshold:
+            return
+        me = threading.get_ident()
+        for ident, frame in sys._current_frames().items():
+            if ident in (me, self.loop_thread):
+                continue
+            if ident not in self._names:
+                self._names = {t.ident or 0: f"{t.name.split(' ')[0]}/{t.native_id}"
+                               for t in threading.enumerate()}
+            name = self._names.get(ident, "?/0")
+            try:
+                with open(f"/proc/self/task/{name.split('/')[1]}/stat") as f:
+                    state = f.read().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                state = "?"
+            sql = frame.f_locals.get("sql") if frame.f_code.co_name.startswith(
+                "_execute") else None
+            key = (f"{name.split('/')[0]} [{state}]"
+                   + (f" running {' '.join(str(sql).split())[:48]!r}" if sql else ""),
+                   *self._stack(frame)[:3])
+            self.save_samples[key] += 1
+
+    def _stack(self, frame: Any) -> tuple[str, ...]:
+        lines: list[str] = []
+        while frame is not None and len(lines) < 7:
+            path = frame.f_code.co_filename
+            if not lines or not path.endswith(self.SKIPPED):  # the innermost always
+                where = path.removeprefix(self.ROOT)
+                if "site-packages/" in where:
+                    where = where.split("site-packages/", 1)[1]
+                elif "/lib/python" in where:
+                    where = "stdlib/" + where.split("/lib/python", 1)[1].split("/", 1)[1]
+                lines.append(f"{where}:{frame.f_lineno} {frame.f_code.co_name}")
+            frame = frame.f_back
+        return tuple(lines) or ("(no Python frame)",)
+
+    def report(self, responses: list[tuple[float, float, tuple[float, float] | None]],
+               top: int = 8) -> None:
+        """Print the late moments, the collections, where the slowest 1% of the responses
+        spent their time and what overlapped them, and the most common late stacks."""
+        ms = 1000
+        ranked = sorted(responses, key=lambda r: r[1] - r[0])
+        slowest = ranked[len(ranked) * 99 // 100:]
+        slow = [(r[0], r[1]) for r in slowest]
+        saved = [r for r in slowest if r[2] is not None]
+        if saved:
+            def stage(values: list[float]) -> str:
+                return f"{statistics.median(values) * ms:.2f}/{max(values) * ms:.2f}"
+            print(f"slowest {len(slowest)} responses (p99 and up), median/max ms: total "
+                  + stage([e - s for s, e, _ in slowest]) + "; of the "
+                  f"{len(saved)} with their save timed: until the save is asked "
+                  + stage([v[0] - s for s, _, v in saved if v]) + ", the save "
+                  + stage([v[1] - v[0] for _, _, v in saved if v]) + ", after it "
+                  + stage([e - v[1] for _, e, v in saved if v]))
+        late = self.late_moments
+        with_gc = [m for m in late if m[2] > 0]
+        total = sum(e - s for s, e, _ in late) * ms
+        ran, waited, slept = (part * ms for part in self.late_split)
+        print(f"stall-stacks: {len(late)} moments the loop was over {self.threshold * ms:g} ms "
+              f"late ({total:.0f} ms late in all); {len(with_gc)} had a collection in them "
+              f"({sum(m[2] for m in with_gc):.0f} ms of collections); the loop thread in "
+              f"them (from just before each): ran {ran:.0f} ms, waited for a core "
+              f"{waited:.0f} ms, slept {slept:.0f} ms (the GIL, mostly)")
+        for gen in (0, 1, 2):
+            runs = [(e - s) * ms for s, e, g, _ in self.collections if g == gen]
+            cpu = [c * ms for c, (_, _, g, _) in zip(self.collection_cpu, self.collections,
+                                                    strict=True) if g == gen]
+            if runs:
+                other = sum(1 for _, _, g, own in self.collections if g == gen and not own)
+                print(f"  gc gen {gen}: {len(runs)} collections, {sum(runs):.1f} ms in all, "
+                      f"p50 {statistics.median(runs):.2f} ms, max {max(runs):.2f} ms (CPU "
+                      f"of the collecting thread: {sum(cpu):.1f} ms, max {max(cpu):.2f} ms)"
+                      + (f" ({other} in other threads)" if other else ""))
+        if self.collections:
+            print(f"  the collections found {self.collected} unreachable objects")
+        for size, kinds in self.young_kinds:
+            print(f"  a young collection examined {size} objects: "
+                  + ", ".join(f"{kind} {n}" for kind, n in kinds))
+        print(f"  gc at the end: {self.gc_after}")
+        if slow:
+            hit = {gen: sum(1 for s0, e0 in slow if any(
+                s < e0 and e > s0 and g == gen for s, e, g, _ in self.collections))
+                for gen in (0, 1, 2)}
+            stalled = sum(1 for s0, e0 in slow if any(s < e0 and e > s0 for s, e, _ in late))
+            print(f"  of the {len(slow)} slowest responses: {stalled} overlapped a late "
+                  f"moment; a collection ran during " + ", ".join(
+                      f"{n} (gen {gen})" for gen, n in hit.items()))
+        if self.save_samples:
+            print(f"  the other threads while a save had waited over "
+                  f"{self.threshold * ms:g} ms (one sample a millisecond each):")
+            for stack, n in self.save_samples.most_common(top):
+                print(f"  {n:5d} x {stack[0]}")
+                for line in stack[1:]:
+                    print(f"          {line}")
+        samples = sum(self.samples.values())
+        print(f"  the loop thread's stack in {samples} samples (one a millisecond while late), "
+              f"most common first:")
+        for stack, n in self.samples.most_common(top):
+            print(f"  {n:5d} x {stack[0]}")
+            for line in stack[1:]:
+                print(f"          {line}")
 
 
 def rss_mb() -> tuple[float, float]:
@@ -537,20 +791,15 @@ async def run(args: argparse.Namespace) -> int:
               f"in {resumed:.1f} s, dealt with /ohhell deal in {setup - stored - resumed:.1f} s "
               f"({len(bench.svc.directory.tables())} in progress)")
         gc.collect()
-        if args.gc_threshold:
-            gc.set_threshold(args.gc_threshold, 20, 100)
+        if args.gc_threshold is not None:
+            gc.set_threshold(args.gc_threshold or 700, 20, 100)
         if args.no_gc:
             gc.disable()
         if args.switch_interval is not None:  # after the bot's own (bot.client)
             sys.setswitchinterval(args.switch_interval)
-        if args.freeze:  # what a long-running bot does after start-up (see --help)
-            gc.freeze()
-        if args.refreeze:
-            gc.callbacks.append(refreeze)
         print(f"gc: {'off' if args.no_gc else 'on'}, threshold {gc.get_threshold()}, "
               f"GIL switch interval {sys.getswitchinterval() * 1000:g} ms, "
-              f"{gc.get_freeze_count()} objects frozen"
-              + (", survivors of full collections frozen" if args.refreeze else ""))
+              f"{gc.get_freeze_count()} objects frozen")
 
         # REST calls are counted from a quiet moment (the set-up's held table edits and the
         # computers' first moves are out) until the last actions' consequences are out.
@@ -559,7 +808,12 @@ async def run(args: argparse.Namespace) -> int:
         latencies: list[float] = []
         stalls: list[float] = []
         stop = asyncio.Event()
-        mon = asyncio.create_task(monitor(stop, stalls))
+        watch = None
+        if args.stall_stacks:
+            watch = StallWatch(args.stall_stacks / 1000, 0.002)
+            watch.pending_saves = bench.pending_saves
+            watch.start()
+        mon = asyncio.create_task(monitor(stop, stalls, watch=watch))
         profile = cProfile.Profile() if args.profile else None
         if profile is not None:
             profile.enable()
@@ -607,6 +861,8 @@ async def run(args: argparse.Namespace) -> int:
         bench.counting = False
         stop.set()
         await mon
+        if watch is not None:
+            watch.stop()
         tasks = len(asyncio.all_tasks())
         rss_now, rss_peak = rss_mb()
         await h.close()
@@ -652,6 +908,8 @@ async def run(args: argparse.Namespace) -> int:
     print(f"errors: {errors}" + (f" (first: {failures[0]!r})" if failures else ""))
     ok = pct(latencies, 99) < 0.005 and max(stalls) < 0.020 and not errors
     print("budgets (p99 < 5 ms, stall < 20 ms):", "met" if ok else "NOT met")
+    if watch is not None:
+        watch.report(bench.responses)
     return 0
 
 
@@ -714,17 +972,15 @@ def main() -> int:
                    help="TURN_NUDGE_AFTER: seconds a person's turn waits before they are "
                         "notified (0: notifications off)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals and the players' choices")
-    p.add_argument("--gc-threshold", type=int, default=100_000,
-                   help="first-generation GC threshold (0: Python's default 700); a click "
-                        "leaves no cyclic garbage, so young collections only cost time")
+    p.add_argument("--gc-threshold", type=int, default=None,
+                   help="first-generation GC threshold (default: the bot's, bot/client.py; "
+                        "0: Python's 700)")
     p.add_argument("--no-gc", action="store_true",
                    help="disable the cyclic garbage collector while measuring (diagnosis)")
-    p.add_argument("--refreeze", action=argparse.BooleanOptionalAction, default=False,
-                   help="also freeze the survivors of every full collection (see refreeze())")
-    p.add_argument("--freeze", action=argparse.BooleanOptionalAction, default=True,
-                   help="gc.freeze() once the tables are dealt, so full collections skip the "
-                        "long-lived heap (without it, gen-2 collections of the ~300k objects of "
-                        "1,000 tables stall the loop for hundreds of ms on this machine)")
+    p.add_argument("--stall-stacks", type=float, default=0, metavar="MS",
+                   help="diagnosis: sample the loop thread's stack whenever the loop is over MS "
+                        "late, time every garbage collection, time the slowest responses by "
+                        "stage; printed at the end (see StallWatch)")
     p.add_argument("--profile", metavar="FILE",
                    help="cProfile the measured actions (event loop thread) into FILE")
     p.add_argument("--trace-memory", type=int, default=0, metavar="K",

@@ -1,0 +1,44 @@
+"""The garbage collector's policy (bot/client.py): each collection examines only what was born
+since the last (the survivors are frozen), and a cycle that died frozen is still freed, by the
+full pass that comes once the process's memory has grown."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+
+import pytest
+
+from bot import client
+from bot.client import release_garbage_collector, resident_bytes, tune_garbage_collector
+
+
+class Node:
+    """An object that can point at itself (a cycle reference counting never frees)."""
+
+    def __init__(self) -> None:
+        self.me: Node | None = None
+
+
+@pytest.mark.skipif(resident_bytes() == 0, reason="resident memory is read from Linux's /proc")
+async def test_a_cycle_that_died_frozen_is_freed_once_memory_grew(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(client, "FULL_PASS_GROWTH", 1.01)
+    owner = object()
+    tune_garbage_collector(owner)
+    try:
+        cycle = Node()
+        cycle.me = cycle
+        alive = weakref.ref(cycle)
+        gc.collect()  # it survives the collection, so it is frozen
+        del cycle
+        gc.collect()
+        assert alive() is not None  # frozen: no collection examines it
+        growth = b"x" * (resident_bytes() // 50)  # 2% more memory, every page written
+        gc.collect()
+        await asyncio.sleep(0)  # the loop runs the full pass it was asked for
+        assert alive() is None
+        del growth
+    finally:
+        release_garbage_collector(owner)

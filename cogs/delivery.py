@@ -114,7 +114,9 @@ class Slot:
     version: int = 0
     sent: int = 0
     controls: bool = False  # what was last sent carries move controls
-    body: Callable[[], render.Render] | None = None  # the plan's body, rendered when sent
+    body: Callable[[Slot], render.Render] | None = None  # renders the plan's body when sent
+    # (given the slot when called: a slot that kept itself in a partial would be a cycle, left
+    # for the collector at every hand's end)
     held: int = 0  # open claims holding the message for their interaction responses
     refused: bool = False  # a DM Discord refused (50007): never tried again
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -412,7 +414,7 @@ class Delivery:
     @staticmethod
     def _body(slot: Slot) -> render.Render:
         assert slot.body is not None, "a plan names its body"
-        return slot.body()
+        return slot.body(slot)
 
     async def _prepare(self, slot: Slot) -> None:
         """Know the languages the slot's body is in (a read once a process, then memory)."""

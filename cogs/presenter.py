@@ -226,7 +226,7 @@ class DiscordPresenter:
         ts = self._tables.get(view.table_id)
         if ts is None:
             table = Slot(view.table_id, message_id=view.message_id, channel_id=view.channel_id)
-            table.body = functools.partial(self._body, table)
+            table.body = self._body
             ts = self._tables[view.table_id] = TableState(view, table)
         return ts
 
@@ -336,7 +336,7 @@ class DiscordPresenter:
                     continue
                 slot = Slot(view.table_id, uid, seat.seat, st.hand_number,
                             channel_id=seat.dm_channel_id or self.delivery.channel_of(uid))
-                slot.body = functools.partial(self._body, slot)
+                slot.body = self._body
                 if seat.dm_hand_number == st.hand_number and seat.dm_message_id is not None:
                     slot.message_id = seat.dm_message_id  # it survived a restart
                 ts.dms[uid] = slot

@@ -11,21 +11,25 @@ Suits are renamed before the models see them: trump first, then the others in th
 so what is learned about one suit serves all four. The weights ship in engine/ai/weights/ as plain
 arrays; the models only ever choose among the view's legal moves.
 
-The shipped file is the training scripts' output on a clean clone of main at ae69a3c (a fresh venv
-with the `train` extra; `train/selfplay.py --seed 1 --first F --hands 500 --deals 16` for F = 0,
-500, ..., 3500, then `train/fit.py --seed 1 --data 'train/data/selfplay-1-*.npz' --epochs 40`:
-26 minutes under nice 19 on a busy 2-core machine); its sha256 matched the committed file's
-(2e0f9167...), so the weights are what the repository's own scripts make.
+The shipped file is the training scripts' output on a clean clone of main at 72d5e32 (a fresh
+venv with the `train` extra; `train/selfplay.py --seed 1 --first F --hands 500 --deals 16` for
+F = 0, 500, ..., 3500, then `train/fit.py --seed 1 --data 'train/data/selfplay-1-*.npz'
+--epochs 40`: 26 minutes under nice 19 on a busy 2-core machine; sha256 aca0dd2e...). The same
+run at ae69a3c, before medium's bid counted long trumps, gave the weights shipped before it
+byte for byte, and the first 30 self-play hands are the same bytes at 72d5e32 and at the later
+engine speed-ups (which replay every recorded decision the same), so the file is what the
+repository's own scripts make.
 
-Not the default: it does not reach hard@fff6f55 at 200 deals. The shipped weights (4,000
-self-play hands, 12,731 card and 15,593 bid labels at 16 deals each; held-out, the model picks
-the search's own choice in 47% of card and 67% of bid decisions), on bench/anchor.py's 100 deals
-of seed 7 against simple opponents (400 seat-hands, paired, points a hand, CPU per decision
-p50/p95): the models alone (close 0) -2.36 +- 0.31 at 0.3/0.7 ms; with the search where close
-(close 10, prior 16, think_time 0.012, batch 8) -1.15 +- 0.26 at 13.2/17.4 ms, the same as that
-search without the models (-1.14 +- 0.25 at 14.0/16.9 ms) and as the fair IS-MCTS-1000 (-1.08
-+- 0.27); models for bids only, cards searched: -1.24 +- 0.25. The models are too weak to guide
-the search at this amount of data.
+Not the default: it does not reach hard@fff6f55 at 200 deals. The shipped weights (4,000 self-play
+hands, 12,684 card and 15,593 bid labels at 16 deals each; held-out, the model picks the search's
+own choice in 46% of card and 66% of bid decisions), on bench/anchor.py's 100 deals of seed 7
+against simple opponents (400 seat-hands, paired, points a hand, CPU per decision p50/p95): the
+models alone (close 0) -2.34 +- 0.31 at 0.3/0.4 ms. The weights before them (12,731 card labels, 47%
+/ 67%): the models alone -2.36 +- 0.31 at 0.3/0.7 ms; with the search where close (close 10, prior
+16, think_time 0.012, batch 8) -1.15 +- 0.26 at 13.2/17.4 ms, the same as that search without the
+models (-1.14 +- 0.25 at 14.0/16.9 ms) and as the fair IS-MCTS-1000 (-1.08 +- 0.27); models for bids
+only, cards searched: -1.24 +- 0.25. The models are too weak to guide the search at this amount of
+data.
 """
 
 from __future__ import annotations

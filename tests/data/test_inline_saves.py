@@ -64,8 +64,9 @@ async def test_a_save_commits_inline_when_the_writer_is_idle_and_in_a_group_when
         assert not second.done()  # behind the busy writer
         gate.set()
         await held
+        second_id = await second  # landed once it returns (the read below may not wait for it)
         logged = await store.actions(table.id)
-        assert [a.id for a in logged] == [first, await second]
+        assert [a.id for a in logged] == [first, second_id]
         stored = await store.get_table(table.id)
         assert stored is not None and stored.saves == 2 and stored.snapshot_json == '{"n": 1}'
 

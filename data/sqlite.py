@@ -292,10 +292,8 @@ class SqliteDriver:
             if found > known:
                 raise SchemaTooNew(str(path), found, known)
             await session.execute("PRAGMA journal_mode = WAL")
-            await session.execute(f"PRAGMA synchronous = {synchronous}")
-            await session.execute("PRAGMA foreign_keys = ON")
-            await session.execute("PRAGMA wal_autocheckpoint = 0")  # ours are off the write path
-            await session.execute(f"PRAGMA journal_size_limit = {WAL_KEEP_BYTES}")
+            for pragma in _writing_pragmas(synchronous):
+                await session.execute(f"PRAGMA {pragma}")
             await apply_migrations(session, str(path))
             reader = await _started(
                 _connect(path.resolve().as_uri() + "?mode=ro", uri=True), opened
@@ -524,13 +522,20 @@ class SqliteDriver:
             await session.connection.close()
 
 
+def _writing_pragmas(synchronous: Synchronous) -> tuple[str, ...]:
+    """What every connection that writes sets: the durability chosen, foreign keys, and no
+    automatic checkpoint (ours are off the write path)."""
+    return (f"synchronous = {synchronous}", "foreign_keys = ON", "wal_autocheckpoint = 0",
+            f"journal_size_limit = {WAL_KEEP_BYTES}")
+
+
 def _inline_writer(path: Path, synchronous: Synchronous) -> sqlite3.Connection:
     """The stdlib connection for inline saves, with the writer's pragmas; it never waits for a
     lock (busy_timeout 0: the group path does the waiting, off the loop)."""
     inline = sqlite3.connect(str(path), isolation_level=None)
     try:
-        for pragma in ("busy_timeout = 0", f"synchronous = {synchronous}", "foreign_keys = ON",
-                       "wal_autocheckpoint = 0", f"journal_size_limit = {WAL_KEEP_BYTES}"):
+        inline.execute("PRAGMA busy_timeout = 0")
+        for pragma in _writing_pragmas(synchronous):
             inline.execute(f"PRAGMA {pragma}")
     except BaseException:
         inline.close()

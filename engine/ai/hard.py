@@ -143,16 +143,18 @@ class Settings:
     bid_window: int = 15
     """A sighted bid of up to 7 tricks searches only the bids within this many tenths of its
     trick estimate (0: every legal bid); larger hands keep those within 3.5 whatever this is.
-    Issue 24: 1.5 (was every bid) played +0.565 +- 0.213 points a hand over the full range at
-    `--think-time 0.02` and -0.292 +- 0.204 against hard@fff6f55 at 200 deals, where the full
-    range played -0.858 +- 0.216 (bench/anchor.py --deals 100 --tester hard+bid_window=15
-    --opponents simple --seed 7 --workers 1 --think-time 0.02, 400 seat-hands paired with
-    /work/wt/ref/frozen200_seed7.jsonl; bid CPU p50/p95 19.7/20.0 ms, 40 deals at p50 where
-    the full range drew 23). At 200 deals a bid's best was within 1.5 of the estimate in 99 of
-    100 anchor bids, losing 0.004 points a bid (1.0: 0.10). Searched against 1,000-deal values
-    of 200 bids (seed 11), the regret at 20 ms was 1.5: 0.21, 1.2: 0.25, 1.0: 0.34, 2.0: 0.25,
-    every bid: 0.33 +- 0.04 (200 deals: 0.07); pruning early, fewer or more chain steps, uniform
-    deals (weighted by the model, or not), or leaning to the estimate's bid gained nothing."""
+    Issue 24, bench/anchor.py --deals 100 --opponents simple --seed 7 --workers 1 --think-time
+    0.02, 400 seat-hands paired with hard@fff6f55's run at 200 deals: 1.5 played -0.292 +-
+    0.204, -0.745 +- 0.218 and -0.718 +- 0.237 points a hand against it (three runs), every bid
+    -0.858 +- 0.216 and -1.048 +- 0.218 (two); pooled deal by deal, 1.5 over every bid +0.368 +-
+    0.145 and -0.585 +- 0.181 against hard@fff6f55. Bid CPU p50/p95 19.5/19.8 ms with 37-40
+    deals at p50, where every bid drew 20-23 (and, before a timed bid ended inside its budget,
+    took 21.5/22.3 ms). At 200 deals a bid's best was within 1.5 of the estimate in 99 of 100
+    anchor bids, losing 0.004 points a bid (1.0: 0.10). Against 1,000-deal values of 200 bids
+    (seed 11) the regret at 20 ms was, by window, 1.0: 0.34, 1.2: 0.25, 1.5: 0.21, 2.0: 0.25,
+    every bid 0.33 +- 0.04 (200 deals: 0.07); with 1.5, pruning early, 5 or 20 chain steps,
+    uniform deals (weighted by the model or not), or leaning to the estimate's bid gained
+    nothing."""
     bid_deals: int = 0
     """A bid searches exactly this many deals, whatever the budget (0: the budget's): for
     measuring what the bid's share of the budget costs. Issue 24: with 200, today's 20 ms card

@@ -17,7 +17,7 @@ drawer timed as it starts and around each call). A speed-up that must not change
 `--budget MS` replays with a CPU budget instead of the deal count (values then differ) and
 prints the deals a decision searched, p10/p50: what fits in that budget. `--parts` also prints
 the CPU per deal spent in the simulation (the card search's rollouts and joint solve, the bids'
-rollouts) and the rest (drawing the deals, mostly).
+rollouts) and the rest (drawing the deals, mostly); `--bids` replays only the bid decisions.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import engine.ai.hard as hard_module
 from engine import Game, Phase, PlayerView
 from engine.ai.hard import HardPlayer
+from engine.moves import Bid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # its siblings
 from anchor import PLAYERS, SimplePlayer, make_rules
@@ -224,6 +225,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="replay with this CPU budget in ms instead of the deal count")
     parser.add_argument("--parts", action="store_true",
                         help="also print the CPU per deal in each part of the simulation")
+    parser.add_argument("--bids", action="store_true",
+                        help="replay only the bid decisions")
     parser.add_argument("--profile", type=int, default=0,
                         help="profile the first N decisions instead (cProfile, by own time)")
     args = parser.parse_args(argv)
@@ -235,6 +238,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.check:
         with open(args.check, "rb") as file:
             decisions = pickle.load(file)
+        if args.bids:
+            decisions = [d for d in decisions if d.view.phase.awaits is Bid]
         check(decisions, args.budget, args.profile, args.parts)
 
 

@@ -18,7 +18,10 @@ dropped as the batches come in.
 
 For a bid: the same deals (the own hand is sampled too when the hand is blind), later seats bid
 as their kind would (the dealer around the hook), and the hand is simulated once per candidate
-bid; the bid with the best expected score wins.
+bid; the bid with the best expected score wins. A sighted bid's candidates are those near its
+trick estimate (Settings.bid_window), and a timed bid starts no deal it expects to finish past
+its budget, counted from the decision's start: bids are one decision in eight, too many to be
+among the 5% allowed over 20 ms.
 
 The budget is a time (default 0.5 s of the deciding thread's CPU time, never more than 0.8 s on
 the wall clock, and no more than MAX_DEALS deals), an iteration count (deals), or both; with only
@@ -137,6 +140,26 @@ class Settings:
     figures are in engine/ai/learned.py)."""
     close: int = 10
     prior: int = 16
+    bid_window: int = 15
+    """A sighted bid of up to 7 tricks searches only the bids within this many tenths of its
+    trick estimate (0: every legal bid); larger hands keep those within 3.5 whatever this is.
+    Issue 24, bench/anchor.py --deals 100 --opponents simple --seed 7 --workers 1 --think-time
+    0.02, 400 seat-hands paired with hard@fff6f55's run at 200 deals: 1.5 played -0.292 +-
+    0.204, -0.745 +- 0.218 and -0.718 +- 0.237 points a hand against it (three runs), every bid
+    -0.858 +- 0.216 and -1.048 +- 0.218 (two); pooled deal by deal, 1.5 over every bid +0.368 +-
+    0.145 and -0.585 +- 0.181 against hard@fff6f55. Bid CPU p50/p95 19.5/19.8 ms with 37-40
+    deals at p50, where every bid drew 20-23 (and, before a timed bid ended inside its budget,
+    took 21.5/22.3 ms). At 200 deals a bid's best was within 1.5 of the estimate in 99 of 100
+    anchor bids, losing 0.004 points a bid (1.0: 0.10). Against 1,000-deal values of 200 bids
+    (seed 11) the regret at 20 ms was, by window, 1.0: 0.34, 1.2: 0.25, 1.5: 0.21, 2.0: 0.25,
+    every bid 0.33 +- 0.04 (200 deals: 0.07); with 1.5, pruning early, 5 or 20 chain steps,
+    uniform deals (weighted by the model or not), or leaning to the estimate's bid gained
+    nothing."""
+    bid_deals: int = 0
+    """A bid searches exactly this many deals, whatever the budget (0: the budget's): for
+    measuring what the bid's share of the budget costs. Issue 24: with 200, today's 20 ms card
+    search played -0.432 +- 0.206 against hard@fff6f55 at 200 deals, -0.858 +- 0.216 without
+    (bench/anchor.py, seed 7, 400 seat-hands): half the gap was the bid."""
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -515,6 +538,9 @@ class HardPlayer(MediumPlayer):
 
     def search_bid(self, view: PlayerView) -> int:
         """The bid with the best expected score over the sampled deals (module docstring)."""
+        # the budget counts from here, and a deal starts only if it should end well inside it:
+        # every timed bid stays within its think time
+        budget = Budget(self.settings.bid_deals) if self.settings.bid_deals else self._budget()
         k = read_view(view)
         legal = list(view.legal_bids)
         if len(legal) == 1:
@@ -529,9 +555,12 @@ class HardPlayer(MediumPlayer):
         later = [s for s in order if s != me and k.bids[s] < 0]
         estimator = TrickEstimator(players, tricks, k.trump, k.turned)
         sample_own = k.blind
-        if not sample_own and tricks >= 8:
+        window = self.settings.bid_window
+        if not sample_own and (tricks >= 8 or window):
+            # the best bid is rarely far from the estimate: the search's deals go to the rest
             guess = estimator.estimate(k.hand)
-            legal = [b for b in legal if abs(b - guess) <= 3.5] or legal
+            reach = 3.5 if tricks >= 8 or not window else window / 10
+            legal = [b for b in legal if abs(b - guess) <= reach] or legal
         hook = rules.hook and not simultaneous
         extra_possible = (
             rules.extra_card and me == dealer and not simultaneous and k.out_count >= players
@@ -557,10 +586,14 @@ class HardPlayer(MediumPlayer):
         seen = dict.fromkeys(legal, 0.0)
         spread = max(max(t) for t in tables.values()) - min(min(t) for t in tables.values())
         bid_branch_at = self.settings.bid_branch_at
-        budget = self._budget()
         deals = 0
         trump = k.trump
+        searching = time.thread_time()
         while budget.more(deals):
+            if deals >= 2 and budget.cpu < math.inf:
+                now = time.thread_time()
+                if now + 2 * (now - searching) / deals > budget.cpu:
+                    break
             weight, hands, stock, kinds = draw()
             deals += 1
             if weight <= 0.0:

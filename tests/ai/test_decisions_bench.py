@@ -42,3 +42,6 @@ def test_recorded_decisions_replay_to_the_same_moves_and_values(
     assert [part.strip() for part, _ in parts] == [
         "card search simulation", "bid rollouts", "rest"]
     assert all(float(ms) > 0 for _, ms in parts)
+    decisions.main(["--check", str(path), "--bids"])
+    bids = capsys.readouterr().out  # one bid a seat: each seat's hand has one
+    assert "decisions 4: same move 4, same move and values 4" in bids

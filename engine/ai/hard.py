@@ -560,7 +560,12 @@ class HardPlayer(MediumPlayer):
             # the best bid is rarely far from the estimate: the search's deals go to the rest
             guess = estimator.estimate(k.hand)
             reach = 3.5 if tricks >= 8 or not window else window / 10
-            legal = [b for b in legal if abs(b - guess) <= reach] or legal
+            # a zero bid that scores more than a made one (zero_bid "five_plus_hand") is worth
+            # weighing from further off: the window was measured where it scores less
+            rich_zero = (hand_points(rules, 0, 0, tricks, view.blind)
+                         > hand_points(rules, 1, 1, tricks, view.blind))
+            legal = [b for b in legal
+                     if abs(b - guess) <= reach or (b == 0 and rich_zero)] or legal
         hook = rules.hook and not simultaneous
         extra_possible = (
             rules.extra_card and me == dealer and not simultaneous and k.out_count >= players

@@ -39,6 +39,26 @@ def test_a_seven_card_bid_weighs_only_the_bids_near_its_estimate(seed: int) -> N
     assert len(near) < len(view.legal_bids)
 
 
+def test_a_zero_bid_that_scores_more_than_a_made_one_is_weighed_even_far_from_the_estimate(
+) -> None:
+    """With zero_bid "five_plus_hand" (docs/rules.md), a made zero scores 5 + the hand size, more
+    than a made bid of one: the window must not drop it."""
+    for seed in range(40):
+        view = _first_bid(seed)
+        if _estimate(view) > 1.5:
+            break
+    else:
+        pytest.fail("no seat with an estimate above 1.5 in 40 deals")
+    rules = view.rules.model_copy(update={"zero_bid": "five_plus_hand"})
+    rich = Game.new(4, rules, seed=seed, dealer=3).view(0)
+    player = HardPlayer(seed=seed, iterations=12)
+    player.choose_bid(rich)
+    assert 0 in {int(b) for b in player.last_values}
+    plain = HardPlayer(seed=seed, iterations=12)
+    plain.choose_bid(view)
+    assert 0 not in {int(b) for b in plain.last_values}
+
+
 def test_without_the_window_every_legal_bid_is_weighed() -> None:
     view = _first_bid(0)
     player = HardPlayer(seed=0, iterations=12, bid_window=0)

@@ -150,18 +150,19 @@ class Settings:
     leader (Tally.doubt) still exceeds this once its `base` is spent searches on, up to
     `reach` (0: never). Issue 24 tried it to use the CPU p95's tail: a third of the decisions
     are forced and cost nothing, so ~5% may run long while p95 stays at 20 ms. It bought
-    nothing measurable. bench/anchor.py, simple opponents, 400 seat-hands of seed 7, paired,
-    `--think-time 0.02`, points a hand against hard@fff6f55 at 200 deals (CPU per decision
-    p50/p95/mean ms, deals p10/p50; the bids, whose search overshoots 20 ms, are 12.5% of the
-    decisions and alone lift p95 past 20): base 100 -0.855 +- 0.220 (19.6/21.5/12.9, 19/39;
-    card decisions over 20 ms: 14.5% of all decisions); base 95, reach 1000, doubt 500
-    -0.818 +- 0.247 (18.7/21.7/12.8, 20/40; 2.9% of all decisions over 20 ms, all of them
-    extended), +0.037 +- 0.237 against base 100; base 95, reach 500, doubt 400 -0.980 +-
-    0.205 (3.2%). Offline the statistic picks the costly choices poorly: scored against a
-    1,000-deal search of the same decision (bench/decisions.py --truth, 263 card decisions
-    of 15 deals of seed 11), a 14 ms search gives up 0.18-0.27 points a decision, and the 6%
-    of decisions it doubts most hold only 11-18% of that loss (40 deals: 0.196, 80: 0.089,
-    200: 0.053); the loss is spread over the decisions, so 20 ms needs cheaper deals."""
+    nothing measurable. bench/anchor.py --deals 100 --opponents simple --seed 7 --think-time
+    0.02, 400 seat-hands, paired, points a hand against hard@fff6f55 at 200 deals (CPU per
+    decision p50/p95/mean ms, deals p10/p50; the bids, whose search overshoots 20 ms, are
+    12.5% of the decisions and alone lift p95 past 20): base 100 -0.855 +- 0.220
+    (19.6/21.5/12.9, 19/39; card decisions over 20 ms: 14.5% of all decisions); base 95,
+    reach 1000, doubt 500 -0.818 +- 0.247 (18.7/21.7/12.8, 20/40; 2.9%), +0.037 +- 0.237
+    against base 100 (the runner-up as the only rival, base 95, reach 500, doubt 400: -0.980
+    +- 0.205, 3.2%). Offline the statistic picks the costly choices poorly: scored against a
+    1,000-deal search of the same decision (bench/decisions.py --truth, 263 card decisions of
+    15 deals of seed 11), a 14-19 ms search gives up 0.17-0.27 points a decision (40 deals:
+    0.196, 80: 0.089, 200: 0.053), and the 6% of decisions it doubts most hold only 11-19% of
+    that loss. The loss is spread over the decisions (at 19 ms those with 6 or 7 distinct
+    cards, 11% of them, hold a third), so 20 ms needs cheaper deals."""
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

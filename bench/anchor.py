@@ -51,7 +51,7 @@ reference is hard@fff6f55 at 200 deals:
 Needs a Python with both `pyspiel` (pip install open_spiel) and this package's dependencies
 when an ismcts tester runs.
 Printed per tester: seat-hands, made %, points per hand, decision p50/p95 on the wall clock and
-cpu p50/p95 in the deciding thread's CPU time (test seat only, forced moves included), and
+cpu p50/p95/mean in the deciding thread's CPU time (test seat only, forced moves included), and
 for `hard` the deals a decision with a choice searched (p10/p50: the budget at work); then per
 pair of testers the mean paired difference (later - earlier) in points per hand and in made %,
 deal by deal, with its standard error. `--log FILE` keeps one JSON line per deal, so a long
@@ -725,7 +725,7 @@ def report(header: str, testers: list[str], results: list[dict[str, Any]]) -> st
         "per tester",
         "",
         f"{'tester':13} {'seat-hands':>10} {'made %':>7} {'pts/hand':>9} "
-        f"{'p50 ms':>8} {'p95 ms':>8} {'bid p95':>8} {'cpu p50':>8} {'cpu p95':>8} "
+        f"{'p50 ms':>8} {'p95 ms':>8} {'bid p95':>8} {'cpu p50':>8} {'cpu p95':>8} {'cpu mean':>8} "
         f"{'deals p10/p50':>14}",
     ]
     for tester in testers:
@@ -743,7 +743,8 @@ def report(header: str, testers: list[str], results: list[dict[str, Any]]) -> st
             f"{statistics.fmean(row['points'] for row in rows):>9.3f} "
             f"{1000 * percentile(times, 0.5):>8.1f} {1000 * percentile(times, 0.95):>8.1f} "
             f"{1000 * percentile(bid_times, 0.95):>8.1f} {1000 * percentile(cpu, 0.5):>8.1f} "
-            f"{1000 * percentile(cpu, 0.95):>8.1f} {searched:>14}"
+            f"{1000 * percentile(cpu, 0.95):>8.1f} "
+            f"{1000 * statistics.fmean(cpu) if cpu else math.nan:>8.1f} {searched:>14}"
         )
     if len(testers) > 1 and len(results) > 1:
         lines += ["", "paired difference per hand, deal by deal (later - earlier tester):"]

@@ -15,9 +15,19 @@ drawer timed as it starts and around each call). A speed-up that must not change
     .venv/bin/python bench/decisions.py --check /tmp/decisions.pickle --profile 25
 
 `--budget MS` replays with a CPU budget instead of the deal count (values then differ) and
-prints the deals a decision searched, p10/p50: what fits in that budget. `--parts` also prints
-the CPU per deal spent in the simulation (the card search's rollouts and joint solve, the bids'
-rollouts) and the rest (drawing the deals, mostly); `--bids` replays only the bid decisions.
+prints the deals a decision searched, p10/p50: what fits in that budget, and the card decisions'
+CPU with the share over the budget (and over all decisions, taking 32% of them as forced, as in
+bench/anchor.py's logs). `--option name=value` sets a Settings field of the replaying player.
+`--truth FILE` scores each card choice against the values of a much larger search of the same
+decision (`--truth-deals`, 1,000 by default; made once and kept in FILE): the points a cheaper
+budget gives up per card decision, without playing whole hands (issue 24):
+
+    .venv/bin/python bench/decisions.py --record /tmp/d15.pickle --deals 15 --seed 11
+    .venv/bin/python bench/decisions.py --check /tmp/d15.pickle --budget 20 --truth /tmp/t15
+
+`--parts` also prints the CPU per deal spent in the simulation (the card search's rollouts and
+joint solve, the bids' rollouts) and the rest (drawing the deals, mostly); `--bids` replays only
+the bid decisions.
 """
 
 from __future__ import annotations
@@ -92,14 +102,15 @@ def record(deals: int, seed: int, iterations: int) -> list[Decision]:
 
 
 def replay(decision: Decision, budget_ms: float | None,
-           players: dict[int, HardPlayer]) -> tuple[str, dict[str, float], int]:
+           players: dict[int, HardPlayer], options: dict[str, int] | None = None
+           ) -> tuple[str, dict[str, float], int]:
     """The decision made again by its hand's player (in its recorded random state)."""
     player = players.get(decision.hand)
     if player is None:
         if budget_ms is None:
-            player = HardPlayer(iterations=decision.iterations)
+            player = HardPlayer(iterations=decision.iterations, **(options or {}))
         else:
-            player = HardPlayer(think_time=budget_ms / 1000.0)
+            player = HardPlayer(think_time=budget_ms / 1000.0, **(options or {}))
         players.clear()
         players[decision.hand] = player
     player.rng.setstate(decision.rng_state)
@@ -168,14 +179,39 @@ def timed_parts() -> Iterator[dict[str, float]]:
             setattr(hard_module, name, inner)
 
 
+def truths(decisions: list[Decision], iterations: int) -> list[dict[str, float]]:
+    """Each card decision's values at `iterations` deals (another random state): the "truth" a
+    cheaper search's choice is scored against (bids: empty)."""
+    out: list[dict[str, float]] = []
+    players: dict[int, HardPlayer] = {}
+    for decision in decisions:
+        if decision.view.phase is Phase.BIDDING:
+            out.append({})
+            continue
+        player = HardPlayer(seed=10_007 + decision.hand, iterations=iterations)
+        player.choose_move(decision.view)
+        out.append(dict(player.last_values))
+        players.clear()
+    return out
+
+
+def loss(move: str, truth: dict[str, float]) -> float:
+    """Points the move gives up against the best by the truth's values (0 for a bid)."""
+    if not truth:
+        return 0.0
+    code = move.split("'")[1]  # "Play(card=Card.parse('7H'), ...)"
+    return max(truth.values()) - truth.get(code, min(truth.values()))
+
+
 def check(decisions: list[Decision], budget_ms: float | None, profile: int,
-          parts: bool = False) -> None:
+          parts: bool = False, options: dict[str, int] | None = None,
+          truth: list[dict[str, float]] | None = None, forced: float = 0.32) -> None:
     if profile:
         players: dict[int, HardPlayer] = {}
         profiler = cProfile.Profile()
         profiler.enable()
         for decision in decisions[:profile]:
-            replay(decision, budget_ms, players)
+            replay(decision, budget_ms, players, options)
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         return
@@ -183,14 +219,16 @@ def check(decisions: list[Decision], budget_ms: float | None, profile: int,
     cpu: list[float] = []
     searched: list[int] = []
     players: dict[int, HardPlayer] = {}
+    moves: list[str] = []
     HardPlayer._drawer = _timed_drawer  # type: ignore[method-assign]
     DRAWING[0] = 0.0
     try:
         with timed_parts() if parts else nullcontext({}) as spent:
             for decision in decisions:
                 started = time.thread_time()
-                move, values, deals = replay(decision, budget_ms, players)
+                move, values, deals = replay(decision, budget_ms, players, options)
                 cpu.append(time.thread_time() - started)
+                moves.append(move)
                 searched.append(deals)
                 same_move += move == decision.move
                 same_values += move == decision.move and values == decision.values
@@ -204,6 +242,21 @@ def check(decisions: list[Decision], budget_ms: float | None, profile: int,
           f"{percentile(sorted(searched), 0.5):.0f}; cpu per deal "
           f"{1000 * sum(cpu) / max(1, sum(searched)):.3f} ms, drawing it "
           f"{1000 * DRAWING[0] / max(1, sum(searched)):.3f} ms ({DRAWING[0] / sum(cpu):.0%})")
+    cards = [i for i, d in enumerate(decisions) if d.view.phase is not Phase.BIDDING]
+    limit = budget_ms or 20.0
+    over = sum(c > limit for c in ms) / count
+    print(f"over {limit:g} ms: {over:.1%} of these decisions, {over * (1 - forced):.1%} of all "
+          f"with a share {forced:.0%} forced")
+    if cards:
+        card_ms = sorted(1000 * cpu[i] for i in cards)
+        print(f"card decisions {len(cards)}: cpu ms p50/p95/mean {percentile(card_ms, 0.5):.1f}/"
+              f"{percentile(card_ms, 0.95):.1f}/{statistics.mean(card_ms):.1f}")
+    if truth is not None:
+        losses = [loss(moves[i], truth[i]) for i in cards]
+        recorded = statistics.mean(loss(decisions[i].move, truth[i]) for i in cards)
+        print(f"loss against the truth per card decision {statistics.mean(losses):.3f} +- "
+              f"{statistics.stdev(losses) / len(losses) ** 0.5:.3f} points "
+              f"(the recorded moves: {recorded:.3f})")
     if parts:
         total = sum(cpu)
         deals = max(1, sum(searched))
@@ -229,7 +282,16 @@ def main(argv: list[str] | None = None) -> None:
                         help="replay only the bid decisions")
     parser.add_argument("--profile", type=int, default=0,
                         help="profile the first N decisions instead (cProfile, by own time)")
+    parser.add_argument("--option", action="append", default=[],
+                        help="a hard player Settings field as name=value (repeatable)")
+    parser.add_argument("--truth", default=None,
+                        help="score each card choice against the values in FILE (made with "
+                        "--truth-deals if FILE is missing)")
+    parser.add_argument("--truth-deals", type=int, default=1000,
+                        help="deals a decision for a missing --truth file (default 1000)")
     args = parser.parse_args(argv)
+    options = {name: int(value) for name, value in
+               (option.split("=", 1) for option in args.option)}
     if args.record:
         decisions = record(args.deals, args.seed, args.iterations)
         with open(args.record, "wb") as file:
@@ -240,7 +302,16 @@ def main(argv: list[str] | None = None) -> None:
             decisions = pickle.load(file)
         if args.bids:
             decisions = [d for d in decisions if d.view.phase.awaits is Bid]
-        check(decisions, args.budget, args.profile, args.parts)
+        truth = None
+        if args.truth:
+            if os.path.exists(args.truth):
+                with open(args.truth, "rb") as file:
+                    truth = pickle.load(file)
+            else:
+                truth = truths(decisions, args.truth_deals)
+                with open(args.truth, "wb") as file:
+                    pickle.dump(truth, file)
+        check(decisions, args.budget, args.profile, args.parts, options, truth)
 
 
 if __name__ == "__main__":

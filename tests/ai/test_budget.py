@@ -4,10 +4,24 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
 
-from engine import Game, Rules
+import pytest
+
+import engine.ai.hard as hard_module
+from engine import Game, PlayerView, Rules
 from engine.ai import create_player
-from engine.ai.hard import MAX_DEALS, WALL_FACTOR, WALL_FLOOR, Budget, HardPlayer
+from engine.ai.hard import (
+    MAX_DEALS,
+    WALL_FACTOR,
+    WALL_FLOOR,
+    Budget,
+    HardPlayer,
+    Tally,
+    expected_loss,
+)
 
 
 def test_an_iteration_budget_stops_at_its_count() -> None:
@@ -59,3 +73,105 @@ def test_a_timed_decision_stops_at_max_deals_with_time_to_spare() -> None:
     assert isinstance(player, HardPlayer)
     player.choose_move(game.view(0))
     assert player.last_deals == MAX_DEALS
+
+
+class FakeClock:
+    """CPU and wall time that advance only as the search works: `per_draw` a deal drawn and
+    `per_play` a deal played out after a candidate card, so a timed search runs the same on a
+    busy machine as on an idle one."""
+
+    def __init__(self, per_draw: float, per_play: float) -> None:
+        self.now = 0.0
+        self.per_draw = per_draw
+        self.per_play = per_play
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def opening_lead() -> PlayerView:
+    """Seat 0 leading the first trick of a 7-card hand: several cards to choose between."""
+    rules = Rules.preset("classic").model_copy(update={"hand_sizes": [7], "hand_count": 1})
+    game = Game.new(4, rules, seed=3, dealer=3)
+    for seat in range(4):
+        game.apply(seat, create_player("medium", seed=seat).choose_move(game.view(seat)))
+    return game.view(0)
+
+
+def timed_lead(monkeypatch: pytest.MonkeyPatch, think_time: float, **options: int) -> int:
+    """Deals a timed opening lead searches on the fake clock; checks it ends inside its
+    budget (its reach, when it may extend)."""
+    clock = FakeClock(per_draw=0.0002, per_play=0.0001)
+    monkeypatch.setattr(hard_module, "time", SimpleNamespace(thread_time=clock,
+                                                             perf_counter=clock))
+    drawer = HardPlayer._drawer
+    after_card = hard_module.after_card
+
+    def costly(self: HardPlayer, sampler: Any, model: Any) -> Callable[[], Any]:
+        draw = drawer(self, sampler, model)
+
+        def timed() -> Any:
+            clock.now += clock.per_draw
+            return draw()
+
+        return timed
+
+    def played(particles: list[Any], *args: Any) -> Any:
+        clock.now += clock.per_play * len(particles)
+        return after_card(particles, *args)
+
+    monkeypatch.setattr(HardPlayer, "_drawer", costly)
+    monkeypatch.setattr(hard_module, "after_card", played)
+    player = HardPlayer(seed=2, think_time=think_time, **options)
+    player.choose_move(opening_lead())
+    allowed = think_time * max(100, options.get("reach", 100)) / 100
+    assert clock.now <= allowed + 1e-9, "the last batch ran past the budget"
+    return player.last_deals
+
+
+def test_a_timed_card_decision_sizes_its_last_batch_to_end_inside_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The batches are sized by what a deal has cost so far: the search uses most of its
+    10 ms and stops inside them, not a batch later."""
+    deals = timed_lead(monkeypatch, 0.01)
+    assert deals >= 8
+
+
+def test_a_decision_in_doubt_searches_on_to_its_reach_and_only_then(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    base = timed_lead(monkeypatch, 0.01)
+    never = timed_lead(monkeypatch, 0.01, reach=500, doubt=1_000_000)
+    always = timed_lead(monkeypatch, 0.01, reach=500, doubt=1)
+    assert never == base  # no doubt that large: the extension never fires
+    assert base < always
+
+
+@pytest.mark.parametrize("options", [{}, {"reach": 500, "doubt": 1}])
+def test_a_fixed_iteration_decision_never_exceeds_its_cap(options: dict[str, int]) -> None:
+    """Iterations make a decision reproducible: the timed extension never applies, and the
+    count is never passed."""
+    player = HardPlayer(seed=2, iterations=30, **options)
+    player.choose_move(opening_lead())
+    assert player.last_deals == 30
+
+
+def test_the_expected_loss_of_playing_the_leader() -> None:
+    assert expected_loss(0.0, 1.0) == pytest.approx(1 / math.sqrt(2 * math.pi))
+    assert expected_loss(5.0, 1.0) < 1e-6  # far ahead: nothing to fear
+    assert expected_loss(1.0, 2.0) > expected_loss(1.0, 1.0) > expected_loss(2.0, 1.0)
+    assert expected_loss(1.0, 0.0) == 0.0
+
+
+def test_doubt_grows_with_how_much_the_batches_disagree() -> None:
+    steady, torn = Tally(), Tally()
+    for first, second in ((10.0, 8.0), (10.0, 8.0), (10.0, 8.0)):
+        steady.add(10, 1.0, {0: first, 1: second})
+    for first, second in ((16.0, 4.0), (4.0, 12.0), (10.0, 8.0)):
+        torn.add(10, 1.0, {0: first, 1: second})
+    totals = [30.0, 24.0]
+    assert steady.doubt([0, 1], totals, 3.0) == 0.0
+    assert torn.doubt([0, 1], totals, 3.0) > 0.1
+    assert torn.doubt([0], totals, 3.0) == 0.0  # one candidate left: nothing to choose
+    assert Tally().doubt([0, 1], totals, 3.0) == math.inf  # no batch to judge by yet

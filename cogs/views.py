@@ -349,6 +349,10 @@ def matches_any(custom_id: str) -> bool:
                for item in DYNAMIC_ITEMS)
 
 
+TableControls = Callable[[int, Lang], discord.ui.View]
+"""The table message's controls of a table, in a language (lobby, game, rematch)."""
+
+
 def lobby_controls(table_id: int, lang: Lang = DEFAULT_LANG) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action, _ in LOBBY_ACTIONS:

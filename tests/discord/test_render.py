@@ -18,7 +18,7 @@ LONG = "A Very Long Display Name Indeed!"  # 32 characters, Discord's longest
 
 def _body(r: render.Render) -> dict[str, Any]:
     return {"content": r.content, "embeds": [r.embed.to_dict()],
-            "components": r.view.to_components() if r.view is not None else []}
+            "components": view.to_components() if (view := r.controls_view()) is not None else []}
 
 
 def _view(game: Game, rules: Rules, status: TableStatus) -> TableView:

@@ -42,6 +42,7 @@ import contextlib
 import itertools
 import json
 import logging
+import marshal
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -701,10 +702,14 @@ def _fingerprint(payload: dict[str, Any] | None, view_key: Hashable | None = Non
     same for a post and an edit of the same body, different when anything shown differs.
     Controls named by a key (Render.view_key) count by their key: an edit may leave them out."""
     payload = payload or {}
-    controls = (payload.get("components") or []) if view_key is None else view_key
-    shown = (payload.get("content") or None, payload.get("embeds") or [], controls,
+    controls: Any = (payload.get("components") or []) if view_key is None else view_key
+    shown: Any = (payload.get("content") or None, payload.get("embeds") or [], controls,
              [a.get("filename") for a in payload.get("attachments") or []])
-    return hash(json.dumps(shown, sort_keys=True, ensure_ascii=False, default=str))
+    try:  # marshal's version 2 writes equal values alike (no references, no interning) and
+        # is several times quicker than JSON; the payloads are built in one order for one body
+        return hash(marshal.dumps(shown, 2))
+    except ValueError:  # a value marshal cannot write
+        return hash(json.dumps(shown, sort_keys=True, ensure_ascii=False, default=str))
 
 
 __all__ = ["COMPUTER_DELAY", "COMPUTER_HOLD_SLACK", "DM_CLOSED", "TABLE_EDIT_INTERVAL",

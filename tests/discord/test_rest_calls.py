@@ -293,6 +293,27 @@ async def test_table_edits_leave_out_the_controls_the_message_shows(h: Harness) 
     assert [c["label"] for c in h.components(mid)] == ["Rematch", "Replay"]
 
 
+async def test_a_table_message_is_not_edited_to_what_it_shows(h: Harness) -> None:
+    """An update that renders the body the message shows already costs no REST call (each
+    rendering is fingerprinted alike), and one that changes it is sent."""
+    people = [h.member(n) for n in ("alice", "bob", "carol")]
+    d = Driver(h, people, seed=6)
+    view = await d.lobby(max_cards=2)
+    mid = view.message_id
+    assert mid is not None
+    presenter = h.bot.presenter  # type: ignore[attr-defined]
+    await presenter.publish(d.view(), [])  # once over REST: the fingerprint is known then
+    await drain()
+    start = len(h.fake.log)
+    for _ in range(3):
+        await presenter.publish(d.view(), [])
+        await drain()
+    assert table_edits(h.fake.log[start:], mid) == []
+    seat, actor = d.awaited()[0]
+    await d.act_controls(seat, actor)
+    assert len(table_edits(h.fake.log[start:], mid)) == 1
+
+
 async def test_a_dm_already_showing_its_controls_is_not_edited_again(h: Harness) -> None:
     """ouch: everyone discards at once; one discard leaves the others' DMs as they were."""
     alice, bob, carol = h.member("alice"), h.member("bob"), h.member("carol")

@@ -248,9 +248,9 @@ class Delivery:
         computers are to act next, for their moves (up to `computer_hold` after the first change
         not shown yet), unless a hand finished since it was last sent: a hand's result is not
         held for the next hand's computers (who may finish that hand too before it is shown)."""
-        now = self._now()
-        if self._closing:
+        if self._closing or (slot.retry_at is None and not slot.is_table):
             return 0.0
+        now = self._now()
         if slot.retry_at is not None and slot.retry_at > now:
             return slot.retry_at - now  # backing off after a failure
         if not slot.is_table:

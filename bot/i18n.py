@@ -104,9 +104,22 @@ def t(lang: Lang, message: str, /, **fields: object) -> str:
     return text.format(**fields) if fields else text
 
 
+@functools.cache
+def _plurals(lang: Lang) -> dict[tuple[str, str, int], str]:
+    return {}
+
+
 def tn(lang: Lang, singular: str, plural: str, n: int, /, **fields: object) -> str:
-    """The plural form for `n` in `lang` (the catalogue's rule); `{n}` and `fields` filled."""
-    return translations(lang).ngettext(singular, plural, n).format(n=n, **fields)
+    """The plural form for `n` in `lang` (the catalogue's rule); `{n}` and `fields` filled.
+    The form is looked up once per count (the table message counts a dozen things a move)."""
+    forms = _plurals(lang)
+    key = (singular, plural, n)
+    text = forms.get(key)
+    if text is None:
+        text = translations(lang).ngettext(singular, plural, n)
+        if len(forms) < TEXTS_KEPT:
+            forms[key] = text
+    return text.format(n=n, **fields)
 
 
 def tc(lang: Lang, context: str, message: str, /, **fields: object) -> str:

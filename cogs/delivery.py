@@ -42,7 +42,8 @@ import contextlib
 import itertools
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+import marshal
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,6 +123,7 @@ class Slot:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task[None] | None = None
     shown: int | None = None  # fingerprint of the body the message shows (None: not known)
+    shown_view: Hashable | None = None  # key of the controls it shows (Render.view_key)
     inflight: int = 0  # the version being sent now
     dirty_since: float | None = None  # clock time of the first change not sent or in flight
     last_edit: float | None = None  # clock time of the last REST edit (the table message)
@@ -246,9 +248,9 @@ class Delivery:
         computers are to act next, for their moves (up to `computer_hold` after the first change
         not shown yet), unless a hand finished since it was last sent: a hand's result is not
         held for the next hand's computers (who may finish that hand too before it is shown)."""
-        now = self._now()
-        if self._closing:
+        if self._closing or (slot.retry_at is None and not slot.is_table):
             return 0.0
+        now = self._now()
         if slot.retry_at is not None and slot.retry_at > now:
             return slot.retry_at - now  # backing off after a failure
         if not slot.is_table:
@@ -306,6 +308,7 @@ class Delivery:
             slot.sent = max(slot.sent, version)
             slot.controls = body.controls
             slot.shown = None  # sent by discord.py: the fingerprint is not known
+            slot.shown_view = body.view_key  # ... but its controls are the body's
             if slot.is_table:
                 slot.results_shown = _results(slot.view)
 
@@ -322,7 +325,7 @@ class Delivery:
             if new is None:
                 return
             slot.message_id, slot.sent = new, max(slot.sent, version)
-            slot.shown = None
+            slot.shown, slot.shown_view = None, body.view_key
             self.tables.set_table_message(view.table_id, new)
         if old is not None and old != new:
             self.spawn(self._retire(view, old, new))
@@ -490,15 +493,19 @@ class Delivery:
     # object from every reply, a measurable cost per action that the presenter never uses.
 
     async def _edit(self, channel_id: int, message_id: int, body: render.Render,
-                    shown: int | None = None) -> int | None:
+                    shown: int | None = None, shown_view: Hashable | None = None) -> int | None:
         """Edit a message unless it shows this very body already (`shown`, its fingerprint);
-        returns the fingerprint of what it shows now, or None when the edit was skipped."""
+        returns the fingerprint of what it shows now, or None when the edit was skipped.
+        Controls it shows already (`shown_view`, their key) are left out of the edit: Discord
+        keeps a message's components when an edit does not name them."""
+        keep = body.view_key is not None and body.view_key == shown_view
         params = handle_message_parameters(
-            content=body.content, embed=body.embed, view=body.view,
+            content=body.content, embed=body.embed,
+            view=MISSING if keep else body.controls_view(),
             attachments=body.discord_files() if body.files else MISSING,
             previous_allowed_mentions=self.bot.allowed_mentions)
         with params:
-            fingerprint = _fingerprint(_payload_of(params))
+            fingerprint = _fingerprint(_payload_of(params), body.view_key)
             if fingerprint == shown:
                 body.done()
                 return None
@@ -511,15 +518,16 @@ class Delivery:
         """Post a message (`again`: one that was posted before, whose mentions pinged then);
         returns its id and the fingerprint of its body."""
         pings = body.pings and not again
+        view = body.controls_view()
         params = handle_message_parameters(
             content=body.content or MISSING, embed=body.embed,
-            view=body.view if body.view is not None else MISSING,
+            view=view if view is not None else MISSING,
             files=body.discord_files() if body.files else MISSING,
             allowed_mentions=(self.bot.allowed_mentions if pings
                               else discord.AllowedMentions.none()))
         with params:
             data = await self.bot.http.send_message(channel_id, params=params)
-            fingerprint = _fingerprint(_payload_of(params))
+            fingerprint = _fingerprint(_payload_of(params), body.view_key)
         body.done()
         return int(data["id"]), fingerprint
 
@@ -529,17 +537,19 @@ class Delivery:
         again = slot.message_id is not None
         if slot.message_id is not None:
             try:
-                shown = await self._edit(view.channel_id, slot.message_id, body, slot.shown)
+                shown = await self._edit(view.channel_id, slot.message_id, body, slot.shown,
+                                         slot.shown_view)
             except discord.NotFound:  # somebody deleted the table message: post it again
-                slot.message_id = slot.shown = None
+                slot.message_id = slot.shown = slot.shown_view = None
             else:
                 if shown is not None:
                     slot.shown, slot.last_edit = shown, self._now()
+                    slot.shown_view = body.view_key
                 return
         if view.status is TableStatus.CANCELLED:
             return  # nothing to show on a new message: the table was closed
         slot.message_id, slot.shown = await self._post(view.channel_id, body, again=again)
-        slot.last_edit = self._now()
+        slot.shown_view, slot.last_edit = body.view_key, self._now()
         self.tables.set_table_message(slot.table_id, slot.message_id)
 
     async def _dm_channel(self, user_id: int, known: int | None) -> int:
@@ -557,15 +567,17 @@ class Delivery:
             cid = await self._dm_channel(slot.user_id, slot.channel_id)
             if slot.message_id is not None:
                 try:
-                    shown = await self._edit(cid, slot.message_id, body, slot.shown)
+                    shown = await self._edit(cid, slot.message_id, body, slot.shown,
+                                             slot.shown_view)
                     if shown is not None:
-                        slot.shown = shown
+                        slot.shown, slot.shown_view = shown, body.view_key
                     return True
                 except discord.NotFound:
-                    slot.message_id = slot.shown = None
+                    slot.message_id = slot.shown = slot.shown_view = None
             if slot.final:
                 return True
             mid, slot.shown = await self._post(cid, body)
+            slot.shown_view = body.view_key
         except discord.Forbidden as err:
             if err.code != DM_CLOSED:
                 raise
@@ -685,14 +697,19 @@ def _payload_of(params: Any) -> dict[str, Any] | None:
     return json.loads(params.multipart[0]["value"])  # type: ignore[no-any-return]
 
 
-def _fingerprint(payload: dict[str, Any] | None) -> int:
+def _fingerprint(payload: dict[str, Any] | None, view_key: Hashable | None = None) -> int:
     """What a message payload shows (text, embeds, controls, attached files), as a number: the
-    same for a post and an edit of the same body, different when anything shown differs."""
+    same for a post and an edit of the same body, different when anything shown differs.
+    Controls named by a key (Render.view_key) count by their key: an edit may leave them out."""
     payload = payload or {}
-    shown = (payload.get("content") or None, payload.get("embeds") or [],
-             payload.get("components") or [],
+    controls: Any = (payload.get("components") or []) if view_key is None else view_key
+    shown: Any = (payload.get("content") or None, payload.get("embeds") or [], controls,
              [a.get("filename") for a in payload.get("attachments") or []])
-    return hash(json.dumps(shown, sort_keys=True, ensure_ascii=False, default=str))
+    try:  # marshal's version 2 writes equal values alike (no references, no interning) and
+        # is several times quicker than JSON; the payloads are built in one order for one body
+        return hash(marshal.dumps(shown, 2))
+    except ValueError:  # a value marshal cannot write
+        return hash(json.dumps(shown, sort_keys=True, ensure_ascii=False, default=str))
 
 
 __all__ = ["COMPUTER_DELAY", "COMPUTER_HOLD_SLACK", "DM_CLOSED", "TABLE_EDIT_INTERVAL",

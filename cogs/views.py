@@ -14,6 +14,7 @@ owns replaying, and imports nothing of cogs) defines.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -98,9 +99,15 @@ def _cards(values: Sequence[str]) -> tuple[Card, ...]:
 def _card_options(cards: Sequence[Card], lang: Lang) -> list[discord.SelectOption]:
     """One option per card (value: its code, like 10H) named in the reader's words; a lone "-"
     when there is none, because Discord refuses a select without options."""
-    return [discord.SelectOption(label=card_label(c, lang), value=c.code,
-                                 description=card_name(c, lang))
-            for c in cards] or [discord.SelectOption(label="-", value="-")]
+    return [_card_option(c, lang) for c in cards] or [discord.SelectOption(label="-", value="-")]
+
+
+@functools.cache
+def _card_option(card: Card, lang: Lang) -> discord.SelectOption:
+    """A card's option, made once per card and language (a few hundred at most): discord.py
+    only reads an option, when it sends the select."""
+    return discord.SelectOption(label=card_label(card, lang), value=card.code,
+                                description=card_name(card, lang))
 
 
 def release(interaction: discord.Interaction, item: discord.ui.Item[Any] | None = None) -> None:
@@ -347,6 +354,10 @@ def is_ours(custom_id: str) -> bool:
 def matches_any(custom_id: str) -> bool:
     return any(item.__discord_ui_compiled_template__.fullmatch(custom_id)
                for item in DYNAMIC_ITEMS)
+
+
+TableControls = Callable[[int, Lang], discord.ui.View]
+"""The table message's controls of a table, in a language (lobby, game, rematch)."""
 
 
 def lobby_controls(table_id: int, lang: Lang = DEFAULT_LANG) -> discord.ui.View:

@@ -14,7 +14,7 @@ import discord
 from bot.events import GameOver
 from bot.guard import Guard
 from bot.i18n import DEFAULT_LANG, Lang, t
-from bot.models import SeatView, TableStatus, TableView
+from bot.models import TableStatus, TableView
 from cogs import views
 from cogs.render.body import BLUE, GOLD, GREY, Render
 from cogs.render.lines import (
@@ -42,7 +42,9 @@ def hand_message(view: TableView, pv: PlayerView, *, dm: bool,
     trump = trump_now(pv.phase, pv.trump_card, pv.trump_suit, pv.dealer == pv.seat,
                       pv.super_trump, pv.rules.bid_before_trump and pv.phase.bidding, lang=lang)
     deal = deal_text(view, pv.hand_number, pv.hand_size, lang)
-    dealer = _you_or(seats, pv.dealer, pv.seat, lang)
+    names = [seat_label(seat) for seat in seats]  # each seat as this player reads it
+    names[pv.seat] = t(lang, "you")
+    dealer = names[pv.dealer]
     if dm:
         first = t(lang, "{deal} · trump **{trump}** · dealer {dealer} at {where}", deal=deal,
                   trump=trump, dealer=dealer, where=f"<#{view.channel_id}>")
@@ -51,11 +53,11 @@ def hand_message(view: TableView, pv: PlayerView, *, dm: bool,
                   dealer=dealer)
     lines = [first]
     if not pv.to_act and pv.actor_seats:
-        who = ", ".join(_you_or(seats, s, pv.seat, lang) for s in pv.actor_seats)
+        who = ", ".join(names[s] for s in pv.actor_seats)
         lines.append(f"▶ {who} {action_words(pv.phase.awaits, lang)}")
     if any(pv.has_bid):
         lines.append(t(lang, "Bids:") + " " + " · ".join(
-            f"{_you_or(seats, s, pv.seat, lang)} "
+            f"{names[s]} "
             + ("–" if not pv.has_bid[s] else "?" if b is None else f"**{b}**")
             for s, b in enumerate(pv.bids)))
     if pv.over_under is not None:
@@ -110,10 +112,6 @@ def hand_message(view: TableView, pv: PlayerView, *, dm: bool,
     e = discord.Embed(title=title,
                       colour=GOLD if pv.to_act else BLUE, description="\n".join(lines))
     return Render(e, control, controls=control is not None)
-
-
-def _you_or(seats: Sequence[SeatView], seat: int, you: int, lang: Lang) -> str:
-    return t(lang, "you") if seat == you else seat_label(seats[seat])
 
 
 def cards_text(cards: Sequence[Card], legal: Sequence[Card] = (),

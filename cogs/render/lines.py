@@ -172,9 +172,11 @@ def deal_text(view: TableView, hand_number: int, hand_size: int,
     if discards:
         return t(lang, "**{cards} dealt**, {discards} discarded: **{tricks}**", cards=cards,
                  discards=discards, tricks=tricks_count(hand_size - discards, lang))
+    if not rules.extra_card:
+        return f"**{cards}**"
     plan = rules.plan(players)
     planned = plan[hand_number - 1] if hand_number <= len(plan) else hand_size
-    if rules.extra_card and hand_size == planned + 1:
+    if hand_size == planned + 1:
         return t(lang, "**{cards}** ({dealt} dealt + 1 extra card): **{tricks}**", cards=cards,
                  dealt=planned, tricks=tricks_count(hand_size, lang))
     return f"**{cards}**"

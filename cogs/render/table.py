@@ -6,6 +6,7 @@ and the last trick only while its hand is in play.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from bot.i18n import DEFAULT_LANG, Lang, say, t, tn
 from bot.models import SeatView, TableStatus, TableView
 from bot.options import rules_for
 from cogs import views
-from cogs.render.body import BLUE, GOLD, GREEN, GREY, Render
+from cogs.render.body import BLUE, GOLD, GREEN, GREY, LazyView, Render
 from cogs.render.lines import (
     action_words,
     deal_text,
@@ -107,8 +108,8 @@ def _lobby(view: TableView, extras: TableExtras, lang: Lang) -> Render:
         e.add_field(name=t(lang, "Invited to the rematch"), value=mentions[:1024], inline=False)
         content = t(lang, "Rematch! {who}: press **Join** to play again.", who=mentions)[:2000]
     _notes(e, extras, view)
-    return Render(e, views.lobby_controls(view.table_id, lang), content=content,
-                  pings=extras.invite_pings)
+    return Render(e, content=content, pings=extras.invite_pings,
+                  lazy_view=_controls(views.lobby_controls, view.table_id, lang))
 
 
 def _options_text(view: TableView, lang: Lang) -> str:
@@ -190,7 +191,12 @@ def _playing(view: TableView, extras: TableExtras, lang: Lang) -> Render:
         e.add_field(name=t(lang, "Hand {number} result", number=rec.hand_number),
                     value=_hand_result(rec, seats), inline=False)
     _notes(e, extras, view)
-    return Render(e, views.table_controls(view.table_id, lang))
+    return Render(e, lazy_view=_controls(views.table_controls, view.table_id, lang))
+
+
+def _controls(build: views.TableControls, table_id: int, lang: Lang) -> LazyView:
+    """The table message's controls: decided by the table and the language alone."""
+    return LazyView((build.__name__, table_id, lang), functools.partial(build, table_id, lang))
 
 
 def _later(view: TableView) -> bool:
@@ -246,7 +252,8 @@ def _finished(view: TableView, extras: TableExtras, lang: Lang) -> Render:
     if extras.chart is not None:
         e.set_image(url=f"attachment://{CHART_FILE}")
         files = ((CHART_FILE, extras.chart),)
-    return Render(e, views.rematch_controls(view.table_id, lang), files=files)
+    return Render(e, files=files,
+                  lazy_view=_controls(views.rematch_controls, view.table_id, lang))
 
 
 def _rating(r: RatingChange) -> str:

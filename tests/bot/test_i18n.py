@@ -98,6 +98,18 @@ def test_placeholders_and_plural_forms_are_filled_by_the_library() -> None:
     assert t("en", "no such message {x}", x=1) == "no such message 1"
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_plural_form_read_again_is_the_one_read_first(lang: Lang) -> None:
+    """tn keeps each count's form: asked twice, in any order, a count reads the same (1 pt,
+    then 2 pts, then 1 pt again), and a field besides the count is filled each time."""
+    counts = [1, 2, 1, 0, -1, 2, 21, 0]
+    first = [tn(lang, "{points} pt", "{points} pts", abs(n), points=n) for n in counts]
+    again = [tn(lang, "{points} pt", "{points} pts", abs(n), points=n) for n in counts]
+    assert first == again
+    assert first[0] != first[1] and first[0] == first[2]
+    assert first[4].startswith("-1 ") and first[0].startswith("1 ")
+
+
 def test_every_preset_title_reads_norwegian() -> None:
     """Preset titles are the engine's English; the catalogue names each in Norwegian."""
     titles = {Rules.preset(name).title for name in Rules.preset_names(special_cards=True)}

@@ -18,7 +18,7 @@ LONG = "A Very Long Display Name Indeed!"  # 32 characters, Discord's longest
 
 def _body(r: render.Render) -> dict[str, Any]:
     return {"content": r.content, "embeds": [r.embed.to_dict()],
-            "components": r.view.to_components() if r.view is not None else []}
+            "components": view.to_components() if (view := r.controls_view()) is not None else []}
 
 
 def _view(game: Game, rules: Rules, status: TableStatus) -> TableView:
@@ -152,3 +152,24 @@ def test_a_seats_result_reads_the_same_on_the_table_and_in_its_dms() -> None:
     for seat in range(game.players):
         final = render.hand_over_message(view, seat, 2, over=over_event).embed.description
         assert _rows(final)[0] == lines.your_result(last, seat)
+
+
+def test_a_card_select_reads_each_readers_words_however_often_it_is_drawn() -> None:
+    """The card options are made once per card and language: drawn for an English reader, a
+    Norwegian one, then English again, each select names the cards in its reader's words."""
+    from bot.guard import Guard
+    from bot.i18n import Lang
+    from cogs import views
+    from engine import Card
+
+    cards = [Card.parse(code) for code in ("QH", "10S")]
+
+    def options(lang: Lang) -> list[tuple[str, str]]:
+        view = views.play_controls(1, Guard(1, "p", 1), cards, lang=lang)
+        (select,) = view.to_components()[0]["components"]
+        return [(o["value"], o["description"]) for o in select["options"]]
+
+    english = options("en")
+    assert english == [("QH", "Queen of hearts"), ("10S", "10 of spades")]
+    assert options("nb") == [("QH", "Hjerter dame"), ("10S", "Spar 10")]
+    assert options("en") == english

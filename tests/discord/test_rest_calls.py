@@ -21,7 +21,7 @@ import pytest
 import bot.service
 from bot import computer
 from bot.clock import ManualClock
-from cogs import render
+from cogs import render, views
 from engine import Phase
 from tests.discord.conftest import Boot
 from tests.discord.driver import Driver, PrivacyWatch
@@ -269,6 +269,49 @@ async def test_each_action_costs_the_table_edit_and_the_next_players_dm(h: Harne
             assert [c.audience for c in dm_edits] in ([], [m.id for _, m in d.awaited()])
             assert actor.id not in [c.audience for c in dm_edits]
     assert d.view() is None
+
+
+async def test_table_edits_leave_out_the_controls_the_message_shows(h: Harness) -> None:
+    """The table message's My hand button stays all game: the edits after the first leave it
+    out (Discord keeps a message's components when an edit does not name them), and the
+    message shows it at every move, then Rematch and Replay once the game is over."""
+    people = [h.member(n) for n in ("alice", "bob", "carol", "dan")]
+    d = Driver(h, people, seed=6)
+    view = await d.lobby(max_cards=2)
+    mid = view.message_id
+    assert mid is not None
+    my_hand = views.table_controls(view.table_id).to_components()
+    start = len(h.fake.log)
+    while d.awaited():
+        seat, actor = d.awaited()[0]
+        await d.act_controls(seat, actor)
+        if d.view() is not None:
+            assert h.fake.messages[mid]["components"] == my_hand
+    edits = table_edits(h.fake.log[start:], mid)
+    assert len(edits) > 10
+    assert [e for e in edits if "components" in e.json] == [edits[-2]]  # game over: Rematch
+    assert [c["label"] for c in h.components(mid)] == ["Rematch", "Replay"]
+
+
+async def test_a_table_message_is_not_edited_to_what_it_shows(h: Harness) -> None:
+    """An update that renders the body the message shows already costs no REST call (each
+    rendering is fingerprinted alike), and one that changes it is sent."""
+    people = [h.member(n) for n in ("alice", "bob", "carol")]
+    d = Driver(h, people, seed=6)
+    view = await d.lobby(max_cards=2)
+    mid = view.message_id
+    assert mid is not None
+    presenter = h.bot.presenter  # type: ignore[attr-defined]
+    await presenter.publish(d.view(), [])  # once over REST: the fingerprint is known then
+    await drain()
+    start = len(h.fake.log)
+    for _ in range(3):
+        await presenter.publish(d.view(), [])
+        await drain()
+    assert table_edits(h.fake.log[start:], mid) == []
+    seat, actor = d.awaited()[0]
+    await d.act_controls(seat, actor)
+    assert len(table_edits(h.fake.log[start:], mid)) == 1
 
 
 async def test_a_dm_already_showing_its_controls_is_not_edited_again(h: Harness) -> None:

@@ -4,7 +4,10 @@
     python bench/bot.py --idle 100000      # dealt tables nobody acts at: memory and tasks
 
 Set-up (not measured): every table is stored as a lobby with its people seated, straight
-through the store (the first 500; the rest are copies of their rows, made in SQL), the bot
+through the store (the first 500; the rest are copies of their rows, made in SQL), each
+person's Discord locale kept as their `/ohhell join` would have kept it (the locale the
+harness's interactions carry), so the run measures steady play, not every person's first
+click reading and writing their locale (cogs/voices.py); the bot
 starts and resumes them as after a restart, and each is dealt with the real `/ohhell deal`,
 whose hand DMs are the messages the players then click. 10,000 tables are ready in minutes
 (through `/ohhell start`, `join` and `deal` each, it took over ten). Then players act
@@ -436,11 +439,13 @@ class Bench:
 
 
 async def store_tables(path: Path, guild: int, channels: list[int], args: argparse.Namespace,
-                       people: list[list[tuple[str, int]]], *, dealt: bool = False) -> None:
+                       people: list[list[tuple[str, int, str]]], *, dealt: bool = False) -> None:
     """Store a table in each channel straight through the store (set-up, not measured): a
-    lobby with its people (`people[i]`, names and ids) and `--players` - `--humans` computer
-    seats, or with `dealt` a hand already dealt whose turn waits a day. The bot resumes them
-    at start-up as it would after a restart."""
+    lobby with its people (`people[i]`, names, ids and Discord locales) and `--players` -
+    `--humans` computer seats, or with `dealt` a hand already dealt whose turn waits a day.
+    Each person's locale is stored as their `/ohhell join` would have (cogs/voices.py), so
+    their first click finds it kept and writes nothing. The bot resumes the tables at
+    start-up as it would after a restart."""
     from bot.models import TableOptions
     from data import Action, Seat, Store, TableStatus
     from engine import Game, Rules
@@ -451,10 +456,12 @@ async def store_tables(path: Path, guild: int, channels: list[int], args: argpar
     rules = Rules.preset("classic").model_copy(update={"hand_sizes": [args.max_cards]})
     deadline = time.time() + IDLE_WAIT  # nobody's turn runs out during the bench
     async def store_one(store: Store, i: int) -> None:
-        seats = [Seat(name=name, user_id=uid) for name, uid in people[i]]
+        seats = [Seat(name=name, user_id=uid) for name, uid, _ in people[i]]
         seats += [Seat(name=f"Bot {k + 1}", computer_level=args.bot_level)
                   for k in range(computers)]
         host = people[i][0][1]
+        for _, uid, locale in people[i]:
+            await store.set_locale(uid, locale)
         record = await store.create_table(
             guild_id=guild, channel_id=channels[i], host_id=host,
             rules_json=rules.model_dump_json(), seats=seats,
@@ -475,10 +482,11 @@ async def store_tables(path: Path, guild: int, channels: list[int], args: argpar
     copy_tables(path, channels, people, through_store)
 
 
-def copy_tables(path: Path, channels: list[int], people: list[list[tuple[str, int]]],
+def copy_tables(path: Path, channels: list[int], people: list[list[tuple[str, int, str]]],
                 stored: int) -> None:
     """Tables `stored` and up as copies of the first `stored` ones (their rows and logs), with
-    their own channel and people: 100,000 tables stored in seconds, not half an hour."""
+    their own channel and people (and the people's locales): 100,000 tables stored in seconds,
+    not half an hour."""
     if stored >= len(channels):
         return
     db = sqlite3.connect(path)
@@ -495,13 +503,16 @@ def copy_tables(path: Path, channels: list[int], people: list[list[tuple[str, in
         next_action = int(db.execute("SELECT max(id) FROM action_log").fetchone()[0]) + 1
         new_tables: list[tuple[Any, ...]] = []
         new_log: list[tuple[Any, ...]] = []
+        locales: list[tuple[int, str, float]] = []
+        now = time.time()
         for i in range(stored, len(channels)):
             model = ids[i % stored]
             row = dict(zip(columns, rows[model], strict=True))
-            who = {old: new for (_, old), (_, new) in zip(people[i % stored], people[i],
-                                                           strict=True)}
+            who = {old: new for (_, old, _), (_, new, _) in zip(people[i % stored], people[i],
+                                                                 strict=True)}
+            locales += [(uid, locale, now) for _, uid, locale in people[i]]
             seats = json.loads(row["seats_json"])
-            for seat, (name, _) in zip(seats, people[i], strict=False):
+            for seat, (name, _, _) in zip(seats, people[i], strict=False):
                 seat["name"], seat["user_id"] = name, who[seat["user_id"]]
             for entry in logs[model]:
                 new_log.append((next_action, next_table, entry[2], who.get(entry[3], entry[3]),
@@ -516,6 +527,8 @@ def copy_tables(path: Path, channels: list[int], people: list[list[tuple[str, in
                        f"VALUES ({', '.join('?' * len(columns))})", new_tables)
         db.executemany("INSERT INTO action_log (id, table_id, seat, user_id, action, "
                        "payload_json, at) VALUES (?, ?, ?, ?, ?, ?, ?)", new_log)
+        db.executemany("INSERT INTO person_locales (user_id, locale, updated_at) "
+                       "VALUES (?, ?, ?)", locales)
     db.close()
 
 async def monitor(stop: asyncio.Event, stalls: list[float], tick: float = 0.002,
@@ -790,7 +803,7 @@ async def run(args: argparse.Namespace) -> int:
         channels = [snowflake() for _ in range(args.tables)]
         t0 = time.perf_counter()
         await store_tables(settings.database_path, h.guild_id, channels, args, [
-            [(m.name, m.id) for m in members[i * humans:(i + 1) * humans]]
+            [(m.name, m.id, m.locale) for m in members[i * humans:(i + 1) * humans]]
             for i in range(args.tables)])
         stored = time.perf_counter() - t0
         await h.start(channel_ids=channels)
@@ -939,7 +952,8 @@ async def idle(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         args.humans, args.players = 4, 4
         await store_tables(path, 1, [10**6 + i for i in range(args.idle)], args, [
-            [(f"p{i}-{k}", 10**9 + 4 * i + k) for k in range(4)] for i in range(args.idle)],
+            [(f"p{i}-{k}", 10**9 + 4 * i + k, "en-US") for k in range(4)]
+            for i in range(args.idle)],
             dealt=True)
         print(f"{args.idle} dealt tables stored in {time.perf_counter() - t0:.1f} s")
         base_now, _ = rss_mb()

@@ -66,6 +66,7 @@ class Ledger:
         closing), a change that landed waits in `t.unpublished` for the next publish."""
         events: list[Event] = []
         memento, saves = t.memento(), t.saves
+        t.changing()
         try:
             action = change(t, events)
         except TableError:

@@ -379,18 +379,18 @@ class Bench:
         changed = self.changed[table_id]
         while True:
             changed.clear()
-            view = self._view(table_id)
-            if view is None or view.state is None or not view.state.actor_seats:
+            table = self._live(table_id)
+            actors = None if table is None or table.game is None else table.game.actor_seats()
+            if not actors:
                 return None
-            payload = self._click_for(table_id, view)
+            payload = self._click_for(table_id, table, actors[0])
             if payload is not None:
                 return payload
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), 1.0)
 
-    def _click_for(self, table_id: int, view: Any) -> dict[str, Any] | None:
-        seat = view.state.actor_seats[0]
-        s = view.seats[seat]
+    def _click_for(self, table_id: int, table: Any, seat: int) -> dict[str, Any] | None:
+        s = table.seats[seat]
         if s.user_id is None or s.autopilot:
             return None  # a computer's turn: it moves by itself
         member = self.h.members[s.user_id]
@@ -413,9 +413,12 @@ class Bench:
             return self.h.click(mid, str(self.rng.choice(pv.legal_bids)), member)
         return self.h.select(mid, [self.rng.choice(pv.legal_cards).code], member)
 
-    def _view(self, table_id: int) -> Any:
+    def _live(self, table_id: int) -> Any:
+        """The bot's live table (bot/table.py LiveTable), None once closed: read in place, as
+        building its public view (every seat, the public state) for the driver's look at whose
+        turn it is would add the bench's own work to the CPU per action measured."""
         try:
-            return self.svc.directory.table(table_id)
+            return self.svc.directory.get(table_id)
         except Exception:
             return None
 

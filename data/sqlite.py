@@ -6,22 +6,20 @@ event loop's own thread, the inline writer.
 
 - A save is one statement (an INSERT into the view table_saves, whose trigger updates the table
   and appends the action; migration 0004). When the writer is idle (no job of the WriteQueue
-  running or queued), it runs inline: the statement alone in SQLite's autocommit (its own
-  transaction, committed as it ends) on the inline writer, about 0.4 ms of the loop's time at
-  p50 with 10,000 tables (as with 1,000), without the
+  running or queued), it runs inline: BEGIN IMMEDIATE, the statement and COMMIT on the inline
+  writer, about 0.4 ms of the loop's time at p50 with 10,000 tables (as with 1,000), without the
   two thread hand-offs (loop -> aiosqlite's thread -> loop) that cost a save over 1 ms of its
   1.5 ms at p50 (bench/bot.py). It never waits: its
   busy_timeout is 0, so when SQLite answers BUSY or LOCKED (another connection or process holds
   the write lock) the save takes the group path below instead, as does any save requested while
   a job is in the queue, so the saves of one table keep their order (an inline save runs whole
   before the loop goes on: nothing can come between its request and its commit). A statement
-  SQLite refuses fails alone (its transaction holds nothing else); when SQLite fails in
-  operation (a disk error, at the statement or its commit), nothing landed and the statement
-  goes to the group path, which runs it again (as _together does). Why a second connection
-  rather than aiosqlite's own sqlite3 connection: that one lives in aiosqlite's private
-  attributes (`_conn`, `_thread`), which the bot may not touch (issue 22), and it belongs to
-  aiosqlite's thread; two connections of one process on a WAL file are what SQLite's locks are
-  for. It has the writer's pragmas (synchronous, foreign keys, no
+  SQLite refuses fails alone (its transaction holds nothing else); when COMMIT itself fails,
+  nothing landed and the statement goes to the group path, which runs it again (as _together
+  does). Why a second connection rather than aiosqlite's own sqlite3 connection: that one lives
+  in aiosqlite's private attributes (`_conn`, `_thread`), which the bot may not touch (issue
+  22), and it belongs to aiosqlite's thread; two connections of one process on a WAL file are
+  what SQLite's locks are for. It has the writer's pragmas (synchronous, foreign keys, no
   automatic checkpoint, journal_size_limit), so NORMAL or FULL hold for it too (FULL's fsync
   then runs on the loop). The aiosqlite writer stays the driver for everything else.
 - Saves requested while the writer is busy go through the store's
@@ -272,8 +270,8 @@ class SqliteDriver:
         self.written_in_groups = 0
         """Statements sent to the group path (the writer busy, or the inline writer refused)."""
         self.inline_refused = 0
-        """Of those, the ones the inline writer tried first and SQLite answered BUSY or LOCKED
-        (the write lock taken) or failed in operation."""
+        """Of those, the ones the inline writer tried first and SQLite refused (BUSY, LOCKED) or
+        whose COMMIT failed."""
 
     @classmethod
     async def open(cls, path: Path, synchronous: Synchronous = DEFAULT_SYNCHRONOUS) -> SqliteDriver:
@@ -339,24 +337,29 @@ class SqliteDriver:
             self._after_write()
 
     def _run_inline(self, sql: str, params: Sequence[Any]) -> list[Row] | None:
-        """The statement as a transaction of its own on the inline writer: SQLite's autocommit,
-        one call where BEGIN IMMEDIATE, the statement and COMMIT were three (each a trip
-        through the sqlite3 module that lets the GIL go and takes it back). None when it did
-        not land and the group path must run it: the write lock was taken (BUSY, LOCKED,
-        BUSY_SNAPSHOT when another connection committed between the statement's read and its
-        write) or SQLite failed in operation (a disk or I/O error, at the statement or at its
-        commit, which SQLite rolls back whole): the group path waits for the lock, or meets
-        the same error itself. A statement SQLite refuses (a trigger's RAISE, a constraint)
-        raises here, alone: nothing else is in its transaction."""
+        """The statement in a transaction of its own on the inline writer; None when it did not
+        land and the group path must run it (the write lock was taken, or COMMIT failed). A
+        statement SQLite refuses raises here, alone: nothing else is in its transaction."""
         connection = self._inline
         try:
+            connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error:
+            return None  # the group path waits for the lock, or meets the same error itself
+        try:
             rows: list[Row] = connection.execute(sql, params).fetchall()
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as err:
             _end(connection)
-            return None
+            if _busy(err):
+                return None
+            raise
         except BaseException:
             _end(connection)
             raise
+        try:
+            connection.execute("COMMIT")
+        except sqlite3.Error:
+            _end(connection)  # nothing landed: the group path runs it again (see _together)
+            return None
         return rows
 
     async def _run_group(self, group: _Group) -> None:
@@ -538,6 +541,11 @@ def _inline_writer(path: Path, synchronous: Synchronous) -> sqlite3.Connection:
         inline.close()
         raise
     return inline
+
+
+def _busy(error: sqlite3.OperationalError) -> bool:
+    """SQLite refused for a lock another connection holds (SQLITE_BUSY or SQLITE_LOCKED)."""
+    return (error.sqlite_errorcode & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _end(connection: sqlite3.Connection) -> None:

@@ -220,6 +220,25 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   action, the fake Discord and the driver included), so a click often waits for another's work.
   `--idle 100000` after (beside CI, load 2): stored 55 s, resumed 113 s, RSS 1,380 MB (peak
   1,496 MB), 2 tasks (the idle one and the scheduler).
+- The service's side of a click (wip/click): people's locales stored at set-up, as /ohhell join
+  stores them (before, 1,472 of 2,000 profiled actions were a first click that read and wrote
+  the person's locale: 1,009 single-statement writes for 600 actions, now 600); the stale-menu
+  check reads the game's step, not a public state; a table's seat views kept until its next
+  change (player_view 3 -> 2 a click); the driver reads the live table (no TableView a look); a
+  save awaited in the table's own task (no task, shield and three loop hops a commit; tasks a
+  click 6.2 -> 5.3). Back to back, alternating, base (f7f8d55 with this bench) / after, on the
+  loaded shared machine: `--tables 1000 --actions 2000 --rate 50` [5.4-5.9]: 50 actions/s
+  both; p50 11.2, 12.4 / 8.8, 8.1 ms; p99 108.8, 115.9 / 40.9, 41.4 ms; max 159, 157 / 88, 72
+  ms; CPU 6.94, 6.45 / 6.94, 6.36 ms per action (the ~0.15 ms saved is inside the load's
+  noise); REST 2.09, 2.14 / 2.13, 2.12; valve 0, all saves inline in all four. `--tables 1000
+  --actions 3000` [4.4-5.4]: 79, 57 / 72, 58 actions/s of 100; p50 144, 199 / 10.9, 14.3 ms;
+  p99 342, 497 / 34.5, 42.5 ms; saves in groups 1,994, 2,667 / 0, 0 (the base's WAL valve
+  opened once in each run and its backlog kept the saves on the group path); CPU 6.14, 6.90 /
+  6.30, 7.02 ms per action; REST 2.03, 2.21 / 2.06, 2.20. An inline save as one autocommit
+  statement (no BEGIN IMMEDIATE / COMMIT: ~50 us a save in one micro-run, nothing in another)
+  was reverted: its three 1,000-table runs at load 3-3.8 had 321-1,005 saves in groups and a
+  valve in the one that printed it, where the base had 0-67 and none; the base's valves at load
+  5 above say the valve may be the load's, not the statement's (not settled).
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click

@@ -239,6 +239,13 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   was reverted: its three 1,000-table runs at load 3-3.8 had 321-1,005 saves in groups and a
   valve in the one that printed it, where the base had 0-67 and none; the base's valves at load
   5 above say the valve may be the load's, not the statement's (not settled).
+  `--tables 10000 --actions 3000`, base / after / after / base, load 2.6 -> 1.3 / 1.2 -> 2.7 /
+  2.8 -> 4.1 / 3.9 -> 2.1 (other work came and went): 100 / 94 / 76 / 100 actions/s; p50 4.15 /
+  7.12 / 10.05 / 3.65 ms; p99 14.6 / 26.1 / 45.2 / 9.0 ms; stall 21 / 100 / 230 / 18 ms; CPU
+  7.53 / 6.60 / 7.12 / 6.60 ms per action; REST 2.25 / 2.33 / 3.67 (76/s: turns waited past
+  the nudge) / 2.24; RSS 494 / 496 / 498 / 494 MB; 3 tasks after each. These follow the load
+  (the two after runs met busy spells), not the branch; the 1,000-table pairs above are the
+  comparison. The base's quiet run (p99 9.0 ms, stall 18 ms) is still over the 5 ms budget.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click

@@ -4,7 +4,10 @@
     python bench/bot.py --idle 100000      # dealt tables nobody acts at: memory and tasks
 
 Set-up (not measured): every table is stored as a lobby with its people seated, straight
-through the store (the first 500; the rest are copies of their rows, made in SQL), the bot
+through the store (the first 500; the rest are copies of their rows, made in SQL), each
+person's Discord locale kept as their `/ohhell join` would have kept it (the locale the
+harness's interactions carry), so the run measures steady play, not every person's first
+click reading and writing their locale (cogs/voices.py); the bot
 starts and resumes them as after a restart, and each is dealt with the real `/ohhell deal`,
 whose hand DMs are the messages the players then click. 10,000 tables are ready in minutes
 (through `/ohhell start`, `join` and `deal` each, it took over ten). Then players act
@@ -217,6 +220,32 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   action, the fake Discord and the driver included), so a click often waits for another's work.
   `--idle 100000` after (beside CI, load 2): stored 55 s, resumed 113 s, RSS 1,380 MB (peak
   1,496 MB), 2 tasks (the idle one and the scheduler).
+- The service's side of a click (wip/click): people's locales stored at set-up, as /ohhell join
+  stores them (before, 1,472 of 2,000 profiled actions were a first click that read and wrote
+  the person's locale: 1,009 single-statement writes for 600 actions, now 600); the stale-menu
+  check reads the game's step, not a public state; a table's seat views kept until its next
+  change (player_view 3 -> 2 a click); the driver reads the live table (no TableView a look); a
+  save awaited in the table's own task (no task, shield and three loop hops a commit; tasks a
+  click 6.2 -> 5.3). Back to back, alternating, base (f7f8d55 with this bench) / after, on the
+  loaded shared machine: `--tables 1000 --actions 2000 --rate 50` [5.4-5.9]: 50 actions/s
+  both; p50 11.2, 12.4 / 8.8, 8.1 ms; p99 108.8, 115.9 / 40.9, 41.4 ms; max 159, 157 / 88, 72
+  ms; CPU 6.94, 6.45 / 6.94, 6.36 ms per action (the ~0.15 ms saved is inside the load's
+  noise); REST 2.09, 2.14 / 2.13, 2.12; valve 0, all saves inline in all four. `--tables 1000
+  --actions 3000` [4.4-5.4]: 79, 57 / 72, 58 actions/s of 100; p50 144, 199 / 10.9, 14.3 ms;
+  p99 342, 497 / 34.5, 42.5 ms; saves in groups 1,994, 2,667 / 0, 0 (the base's WAL valve
+  opened once in each run and its backlog kept the saves on the group path); CPU 6.14, 6.90 /
+  6.30, 7.02 ms per action; REST 2.03, 2.21 / 2.06, 2.20. An inline save as one autocommit
+  statement (no BEGIN IMMEDIATE / COMMIT: ~50 us a save in one micro-run, nothing in another)
+  was reverted: its three 1,000-table runs at load 3-3.8 had 321-1,005 saves in groups and a
+  valve in the one that printed it, where the base had 0-67 and none; the base's valves at load
+  5 above say the valve may be the load's, not the statement's (not settled).
+  `--tables 10000 --actions 3000`, base / after / after / base, load 2.6 -> 1.3 / 1.2 -> 2.7 /
+  2.8 -> 4.1 / 3.9 -> 2.1 (other work came and went): 100 / 94 / 76 / 100 actions/s; p50 4.15 /
+  7.12 / 10.05 / 3.65 ms; p99 14.6 / 26.1 / 45.2 / 9.0 ms; stall 21 / 100 / 230 / 18 ms; CPU
+  7.53 / 6.60 / 7.12 / 6.60 ms per action; REST 2.25 / 2.33 / 3.67 (76/s: turns waited past
+  the nudge) / 2.24; RSS 494 / 496 / 498 / 494 MB; 3 tasks after each. These follow the load
+  (the two after runs met busy spells), not the branch; the 1,000-table pairs above are the
+  comparison. The base's quiet run (p99 9.0 ms, stall 18 ms) is still over the 5 ms budget.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click
@@ -376,18 +405,18 @@ class Bench:
         changed = self.changed[table_id]
         while True:
             changed.clear()
-            view = self._view(table_id)
-            if view is None or view.state is None or not view.state.actor_seats:
+            table = self._live(table_id)
+            actors = None if table is None or table.game is None else table.game.actor_seats()
+            if not actors:
                 return None
-            payload = self._click_for(table_id, view)
+            payload = self._click_for(table_id, table, actors[0])
             if payload is not None:
                 return payload
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), 1.0)
 
-    def _click_for(self, table_id: int, view: Any) -> dict[str, Any] | None:
-        seat = view.state.actor_seats[0]
-        s = view.seats[seat]
+    def _click_for(self, table_id: int, table: Any, seat: int) -> dict[str, Any] | None:
+        s = table.seats[seat]
         if s.user_id is None or s.autopilot:
             return None  # a computer's turn: it moves by itself
         member = self.h.members[s.user_id]
@@ -410,9 +439,12 @@ class Bench:
             return self.h.click(mid, str(self.rng.choice(pv.legal_bids)), member)
         return self.h.select(mid, [self.rng.choice(pv.legal_cards).code], member)
 
-    def _view(self, table_id: int) -> Any:
+    def _live(self, table_id: int) -> Any:
+        """The bot's live table (bot/table.py LiveTable), None once closed: read in place, as
+        building its public view (every seat, the public state) for the driver's look at whose
+        turn it is would add the bench's own work to the CPU per action measured."""
         try:
-            return self.svc.directory.table(table_id)
+            return self.svc.directory.get(table_id)
         except Exception:
             return None
 
@@ -436,11 +468,13 @@ class Bench:
 
 
 async def store_tables(path: Path, guild: int, channels: list[int], args: argparse.Namespace,
-                       people: list[list[tuple[str, int]]], *, dealt: bool = False) -> None:
+                       people: list[list[tuple[str, int, str]]], *, dealt: bool = False) -> None:
     """Store a table in each channel straight through the store (set-up, not measured): a
-    lobby with its people (`people[i]`, names and ids) and `--players` - `--humans` computer
-    seats, or with `dealt` a hand already dealt whose turn waits a day. The bot resumes them
-    at start-up as it would after a restart."""
+    lobby with its people (`people[i]`, names, ids and Discord locales) and `--players` -
+    `--humans` computer seats, or with `dealt` a hand already dealt whose turn waits a day.
+    Each person's locale is stored as their `/ohhell join` would have (cogs/voices.py), so
+    their first click finds it kept and writes nothing. The bot resumes the tables at
+    start-up as it would after a restart."""
     from bot.models import TableOptions
     from data import Action, Seat, Store, TableStatus
     from engine import Game, Rules
@@ -451,10 +485,12 @@ async def store_tables(path: Path, guild: int, channels: list[int], args: argpar
     rules = Rules.preset("classic").model_copy(update={"hand_sizes": [args.max_cards]})
     deadline = time.time() + IDLE_WAIT  # nobody's turn runs out during the bench
     async def store_one(store: Store, i: int) -> None:
-        seats = [Seat(name=name, user_id=uid) for name, uid in people[i]]
+        seats = [Seat(name=name, user_id=uid) for name, uid, _ in people[i]]
         seats += [Seat(name=f"Bot {k + 1}", computer_level=args.bot_level)
                   for k in range(computers)]
         host = people[i][0][1]
+        for _, uid, locale in people[i]:
+            await store.set_locale(uid, locale)
         record = await store.create_table(
             guild_id=guild, channel_id=channels[i], host_id=host,
             rules_json=rules.model_dump_json(), seats=seats,
@@ -475,10 +511,11 @@ async def store_tables(path: Path, guild: int, channels: list[int], args: argpar
     copy_tables(path, channels, people, through_store)
 
 
-def copy_tables(path: Path, channels: list[int], people: list[list[tuple[str, int]]],
+def copy_tables(path: Path, channels: list[int], people: list[list[tuple[str, int, str]]],
                 stored: int) -> None:
     """Tables `stored` and up as copies of the first `stored` ones (their rows and logs), with
-    their own channel and people: 100,000 tables stored in seconds, not half an hour."""
+    their own channel and people (and the people's locales): 100,000 tables stored in seconds,
+    not half an hour."""
     if stored >= len(channels):
         return
     db = sqlite3.connect(path)
@@ -495,13 +532,16 @@ def copy_tables(path: Path, channels: list[int], people: list[list[tuple[str, in
         next_action = int(db.execute("SELECT max(id) FROM action_log").fetchone()[0]) + 1
         new_tables: list[tuple[Any, ...]] = []
         new_log: list[tuple[Any, ...]] = []
+        locales: list[tuple[int, str, float]] = []
+        now = time.time()
         for i in range(stored, len(channels)):
             model = ids[i % stored]
             row = dict(zip(columns, rows[model], strict=True))
-            who = {old: new for (_, old), (_, new) in zip(people[i % stored], people[i],
-                                                           strict=True)}
+            who = {old: new for (_, old, _), (_, new, _) in zip(people[i % stored], people[i],
+                                                                 strict=True)}
+            locales += [(uid, locale, now) for _, uid, locale in people[i]]
             seats = json.loads(row["seats_json"])
-            for seat, (name, _) in zip(seats, people[i], strict=False):
+            for seat, (name, _, _) in zip(seats, people[i], strict=False):
                 seat["name"], seat["user_id"] = name, who[seat["user_id"]]
             for entry in logs[model]:
                 new_log.append((next_action, next_table, entry[2], who.get(entry[3], entry[3]),
@@ -516,6 +556,8 @@ def copy_tables(path: Path, channels: list[int], people: list[list[tuple[str, in
                        f"VALUES ({', '.join('?' * len(columns))})", new_tables)
         db.executemany("INSERT INTO action_log (id, table_id, seat, user_id, action, "
                        "payload_json, at) VALUES (?, ?, ?, ?, ?, ?, ?)", new_log)
+        db.executemany("INSERT INTO person_locales (user_id, locale, updated_at) "
+                       "VALUES (?, ?, ?)", locales)
     db.close()
 
 async def monitor(stop: asyncio.Event, stalls: list[float], tick: float = 0.002,
@@ -790,7 +832,7 @@ async def run(args: argparse.Namespace) -> int:
         channels = [snowflake() for _ in range(args.tables)]
         t0 = time.perf_counter()
         await store_tables(settings.database_path, h.guild_id, channels, args, [
-            [(m.name, m.id) for m in members[i * humans:(i + 1) * humans]]
+            [(m.name, m.id, m.locale) for m in members[i * humans:(i + 1) * humans]]
             for i in range(args.tables)])
         stored = time.perf_counter() - t0
         await h.start(channel_ids=channels)
@@ -939,7 +981,8 @@ async def idle(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         args.humans, args.players = 4, 4
         await store_tables(path, 1, [10**6 + i for i in range(args.idle)], args, [
-            [(f"p{i}-{k}", 10**9 + 4 * i + k) for k in range(4)] for i in range(args.idle)],
+            [(f"p{i}-{k}", 10**9 + 4 * i + k, "en-US") for k in range(4)]
+            for i in range(args.idle)],
             dealt=True)
         print(f"{args.idle} dealt tables stored in {time.perf_counter() - t0:.1f} s")
         base_now, _ = rss_mb()

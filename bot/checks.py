@@ -58,7 +58,7 @@ def need_fresh(t: LiveTable, game: Game, seat: int, guard: Guard) -> None:
             raise TableError("That menu is out of date: a computer {done} for you.",
                              done=done)
         raise TableError("That menu is out of date: you already {done}.", done=done)
-    if not guard.covers(Guard.of(game.public_state())):
+    if not guard.covers(Guard.of(game)):
         raise TableError("That menu is out of date: the game has moved on.")
 
 

@@ -237,7 +237,7 @@ class TableDirectory:
 def _seat_view(t: LiveTable, seat: int) -> PlayerView:
     if t.game is None:
         raise TableError("The cards have not been dealt yet.")
-    return t.game.view(seat)
+    return t.seat_view(seat)
 
 
 __all__ = ["CLOSED", "TableDirectory"]

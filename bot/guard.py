@@ -14,8 +14,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Protocol
 
-from engine import Move, Outcome, Play, PlayerView, PublicState
+from engine import Move, Outcome, Phase, Play
+
+
+class Decision(Protocol):
+    """Where a game stands: a Game itself, or a PublicState or PlayerView of it."""
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def trick_number(self) -> int: ...
+
 
 _CODE = re.compile(r"(?P<hand>\d{1,4})(?:(?P<step>[a-z])(?P<trick>\d{1,3}))?")
 
@@ -38,8 +51,9 @@ class Guard:
     trick_number: int = 0
 
     @classmethod
-    def of(cls, state: PublicState | PlayerView) -> Guard:
-        """The decision the game awaits now (the trick counts only for a card)."""
+    def of(cls, state: Decision) -> Guard:
+        """The decision the game awaits now (the trick counts only for a card). A Game is
+        read directly (a move's check builds no public state for three numbers)."""
         awaits = state.phase.awaits
         if awaits is None:
             return cls(state.hand_number)

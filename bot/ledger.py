@@ -66,6 +66,7 @@ class Ledger:
         closing), a change that landed waits in `t.unpublished` for the next publish."""
         events: list[Event] = []
         memento, saves = t.memento(), t.saves
+        t.changing()
         try:
             action = change(t, events)
         except TableError:
@@ -130,9 +131,15 @@ class Ledger:
         t.saved_game_json = record.snapshot_json
 
     async def _save(self, record: TableRecord, action: Action | None) -> None:
-        """store.save_table; when the caller is cancelled, wait for the write's outcome (the
-        store finishes it anyway) before the cancellation goes on."""
-        await _outlive_cancel(self.store.save_table(record, action))
+        """store.save_table, in the caller's own task: a save on an idle writer ends without
+        the loop in between (no task, no hops). When the caller is cancelled meanwhile, the
+        write goes on (the store runs every write to its end): wait for the store's writes to
+        settle before the cancellation goes on, so the read-back (`_landed`) sees its outcome."""
+        try:
+            await self.store.save_table(record, action)
+        except asyncio.CancelledError:
+            await _outlive_cancel(self.store.writes_settled())
+            raise
 
     async def _landed(self, t: LiveTable, record: TableRecord) -> bool:
         """Did the save of `record` land although commit saw it fail or was cancelled? The

@@ -17,7 +17,7 @@ from bot.models import SeatView, TableOptions, TableStatus, TableView
 from data import Seat as StoredSeat
 from data import TableRecord
 from data import TableStatus as StoredStatus
-from engine import Game, Phase, Rules
+from engine import Game, Phase, PlayerView, Rules
 
 
 @dataclass(slots=True)
@@ -114,6 +114,9 @@ class LiveTable:
     rules_text: tuple[Rules, str] | None = None
     """The rules last written to a record and their JSON: a game's rules never change, and the
     row is saved after every move."""
+    seat_views: tuple[Game, dict[int, PlayerView]] | None = None
+    """Seat views of the game as it stands (`seat_view`), until the next change: a move's
+    publish and the answer to it want the same seats' views (the mover's, the next actor's)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of a person, or None."""
@@ -181,9 +184,27 @@ class LiveTable:
             dm_hand_number=self.dm_hand_number,
         )
 
+    def changing(self) -> None:
+        """The table is about to change (Ledger.apply): the views kept of it are out of date."""
+        self.seat_views = None
+
+    def seat_view(self, seat: int) -> PlayerView:
+        """What `seat` may see of the game (kept until the next change); ValueError for a
+        seat the game does not have. The game must be dealt."""
+        game = self.game
+        assert game is not None
+        kept = self.seat_views
+        if kept is None or kept[0] is not game:
+            kept = self.seat_views = (game, {})
+        view = kept[1].get(seat)
+        if view is None:
+            view = kept[1][seat] = game.view(seat)
+        return view
+
     def restore(self, memento: Memento, *, game: bool = True) -> None:
         """Undo an action whose save failed; the game comes back from the last snapshot
         (`game=False`: the action was refused before it touched the game)."""
+        self.seat_views = None
         m = memento
         self.status, self.host_id, self.seats, self.rules = m.status, m.host_id, m.seats, m.rules
         self.deadline, self.deadline_phase, self.warned = m.deadline, m.deadline_phase, m.warned

@@ -72,6 +72,11 @@ class Driver(Protocol):
         the writer with it; migrations-like work)."""
         ...
 
+    async def settled(self) -> None:
+        """Wait until every write requested before this call has ended (those whose callers
+        were cancelled included): a write is queued before its caller first suspends."""
+        ...
+
     async def probe(self) -> None:
         """Go through the write path without writing anything: raises while writes cannot
         reach the database (the health check asks)."""

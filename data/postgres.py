@@ -254,6 +254,10 @@ class PostgresDriver:
         """body alone on the write connection, outside any transaction."""
         return await self._write(body)
 
+    async def settled(self) -> None:
+        """Wait until the writes queued before this call have ended."""
+        await self._queue.drain()
+
     async def probe(self) -> None:
         """A round trip on the write connection (connecting again if it was lost): raises
         DatabaseUnavailable while writes cannot reach the database."""

@@ -436,6 +436,11 @@ class SqliteDriver:
         """body alone on the writer, outside any transaction."""
         return await run_to_end(self._in_turn(lambda: body(self._writer)))
 
+    async def settled(self) -> None:
+        """Wait until the writes queued before this call have ended (an inline save ends before
+        its caller could be cancelled)."""
+        await self._queue.drain()
+
     async def probe(self) -> None:
         """Take the write lock and let it go, in its turn on the writer: raises while the file
         cannot be written (locked past the busy timeout, read-only, gone)."""

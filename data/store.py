@@ -184,6 +184,12 @@ class Store:
         self._check_open()
         await self._driver.probe()
 
+    async def writes_settled(self) -> None:
+        """Wait until every write requested before this call has ended, those whose callers
+        were cancelled included (each runs to its end): a caller cancelled while writing
+        reads the outcome back after this."""
+        await self._driver.settled()
+
     async def schema_version(self) -> int:
         """The schema version of the open database."""
         rows = await self._read("SELECT MAX(version) FROM schema_version")

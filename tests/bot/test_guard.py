@@ -27,6 +27,8 @@ def test_the_guard_of_a_position_names_its_step_and_trick() -> None:
     while game.phase.bidding:
         game.apply(game.turn, Bid(game.legal_bids()[0]))  # type: ignore[arg-type]
     assert Guard.of(game.public_state()) == Guard(1, "p", 1)
+    game.apply(game.turn, Play(game.legal_cards(game.turn)[0]))  # type: ignore[arg-type]
+    assert Guard.of(game) == Guard.of(game.public_state()) == Guard(1, "p", 1)
     assert Guard(1).covers(Guard(1, "p", 1)) and not Guard(1, "p", 2).covers(Guard(1, "p", 1))
 
 

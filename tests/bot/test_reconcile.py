@@ -26,7 +26,7 @@ MOVES = set(LOG_NAMES.values())
 class LandingStore:
     """The real store with two faults: a save that lands and then raises (the connection
     dropped after the commit), and saves held at a gate that finish even when their caller is
-    cancelled (as the store promises)."""
+    cancelled, and that `writes_settled` waits for (as the store promises)."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
@@ -35,6 +35,7 @@ class LandingStore:
         self.hold_computers = False
         self.gate = asyncio.Event()
         self.held = asyncio.Event()
+        self.holding: set[asyncio.Future[Any]] = set()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
@@ -55,8 +56,16 @@ class LandingStore:
                 self.held.set()
                 await self.gate.wait()
                 return await self._store.save_table(record, action)
-            return await asyncio.shield(asyncio.ensure_future(write()))
+            writing = asyncio.ensure_future(write())
+            self.holding.add(writing)
+            writing.add_done_callback(self.holding.discard)
+            return await asyncio.shield(writing)
         return await self._store.save_table(record, action)
+
+    async def writes_settled(self) -> None:
+        if self.holding:
+            await asyncio.wait(self.holding)
+        await self._store.writes_settled()
 
 
 async def check_log(store: Store, table_id: int) -> None:

@@ -145,3 +145,27 @@ async def test_a_save_refused_inline_changes_nothing_and_the_next_save_lands_inl
         assert [a.id for a in await store.actions(table.id)] == [first, second]
         stored = await store.get_table(table.id)
         assert stored is not None and stored.saves == 2 and stored.snapshot_json == '{"n": 1}'
+
+
+async def test_a_save_whose_caller_was_cancelled_has_landed_once_writes_settled(
+    db_path: Path,
+) -> None:
+    """What bot/ledger.py reads back after a cancelled save: writes_settled returns only once
+    the queued write ended, so the read sees it."""
+    async with await Store.open(db_path, clock=FakeClock()) as store:
+        table = await new_table(store)
+        gate, held = await hold_writer(store)
+        saving = asyncio.ensure_future(store.save_table(*step(table, 0)))
+        await asyncio.sleep(0.01)
+        saving.cancel()  # its caller goes; the write stays queued behind the held job
+        with pytest.raises(asyncio.CancelledError):
+            await saving
+        settling = asyncio.ensure_future(store.writes_settled())
+        await asyncio.sleep(0.05)
+        assert not settling.done()  # the write has not run yet
+        gate.set()
+        await settling
+        await held
+        stored = await store.get_table(table.id)
+        assert stored is not None and stored.saves == 1
+        assert [a.payload for a in await store.actions(table.id)] == [{"n": 0}]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import pytest
 
 from bot.clock import ManualClock
@@ -191,7 +194,15 @@ async def test_a_slow_service_is_deferred_then_answered(h: Harness, how: str,
     alice, bob, carol = h.member("alice"), h.member("bob"), h.member("carol")
     d = Driver(h, [alice, bob, carol])
     await d.lobby()
-    monkeypatch.setattr(interact, "DEFER_AFTER", 0)  # "slow": the timer fires at once
+    store: Any = h.bot.store  # type: ignore[attr-defined]
+    save = store.save_table
+
+    async def slow_save(*args: Any, **kwargs: Any) -> Any:  # a slow disk: past the deadline
+        await asyncio.sleep(0.05)
+        return await save(*args, **kwargs)
+
+    monkeypatch.setattr(store, "save_table", slow_save)
+    monkeypatch.setattr(interact, "DEFER_AFTER", 0)  # the timer fires before the save ends
     (seat, m), = d.awaited()
     calls = await (d.act_slash(seat, m) if how == "slash" else d.act_controls(seat, m))
     first = calls[0]

@@ -27,9 +27,7 @@ The budget is a time (default 0.5 s of the deciding thread's CPU time, never mor
 the wall clock, and no more than MAX_DEALS deals), an iteration count (deals), or both; with only
 an iteration count the player is fully deterministic given its seed. A timed card decision's
 budget starts with the decision and its batches are sized by what a deal has cost so far, so
-the last ends inside it; a share `base` of it goes to every decision and, optionally, up to
-`reach` to a decision whose choice is still in doubt (Settings.doubt, off: it measured no
-gain). Issue 24 asks for today's
+the last ends inside it (FIRST_BATCH, SAFETY, TIMED_BATCH). Issue 24 asks for today's
 strength at 20 ms of CPU a decision; a deal costs about 0.5 ms of CPU on a busy 2-core machine
 (bench/decisions.py --parts, 110 recorded decisions replayed three times each beside the code
 before, load 7: 0.65 ms before the rollouts' inner loop was written out, then 0.59; the
@@ -164,29 +162,6 @@ class Settings:
     measuring what the bid's share of the budget costs. Issue 24: with 200, today's 20 ms card
     search played -0.432 +- 0.206 against hard@fff6f55 at 200 deals, -0.858 +- 0.216 without
     (bench/anchor.py, seed 7, 400 seat-hands): half the gap was the bid."""
-    base: int = 100
-    """Percent of the think time every timed card decision may spend."""
-    reach: int = 100
-    """Percent of the think time a timed card decision still in doubt may spend."""
-    doubt: int = 0
-    """Thousandths of a point: a timed card decision whose expected loss from playing its
-    leader (Tally.doubt) still exceeds this once its `base` is spent searches on, up to
-    `reach` (0: never). Issue 24 tried it to use the CPU p95's tail: a third of the decisions
-    are forced and cost nothing, so ~5% may run long while p95 stays at 20 ms. It bought
-    nothing measurable. bench/anchor.py --deals 100 --opponents simple --seed 7 --think-time
-    0.02, 400 seat-hands, paired, points a hand against hard@fff6f55 at 200 deals (CPU per
-    decision p50/p95/mean ms, deals p10/p50; the bids, whose search overshoots 20 ms, are
-    12.5% of the decisions and alone lift p95 past 20): base 100 -0.855 +- 0.220
-    (19.6/21.5/12.9, 19/39; card decisions over 20 ms: 14.5% of all decisions); base 95,
-    reach 1000, doubt 500 -0.818 +- 0.247 (18.7/21.7/12.8, 20/40; 2.9%), +0.037 +- 0.237
-    against base 100 (the runner-up as the only rival, base 95, reach 500, doubt 400: -0.980
-    +- 0.205, 3.2%). Offline the statistic picks the costly choices poorly: scored against a
-    1,000-deal search of the same decision (bench/decisions.py --truth, 263 card decisions of
-    15 deals of seed 11), a 14-19 ms search gives up 0.17-0.27 points a decision (40 deals:
-    0.196, 80: 0.089, 200: 0.053), and the 6% of decisions it doubts most hold only 11-19% of
-    that loss. The loss is spread over the decisions (at 19 ms those with 6 or 7 distinct
-    cards, 11% of them, hold a third), so 20 ms needs cheaper deals."""
-
     @classmethod
     def names(cls) -> tuple[str, ...]:
         return tuple(field.name for field in fields(cls))
@@ -215,29 +190,20 @@ class Budget:
     limit: int
     cpu: float = math.inf
     wall: float = math.inf
-    reach: float = math.inf
-    """The CPU deadline a card decision still in doubt may search on to (`_joint_search`)."""
 
     @classmethod
-    def timed(cls, think_time: float | None, limit: int, base: float = 1.0,
-              reach: float = 1.0) -> Budget:
-        """`base` and `reach`: the shares of `think_time` every decision and a doubtful one
-        may spend."""
+    def timed(cls, think_time: float | None, limit: int) -> Budget:
         if think_time is None:
             return cls(limit)
-        now = time.thread_time()
         return cls(
             limit,
-            now + base * think_time,
+            time.thread_time() + think_time,
             time.perf_counter() + max(WALL_FACTOR * think_time, WALL_FLOOR),
-            now + max(base, reach) * think_time,
         )
 
-    def left(self, extended: bool = False) -> float:
-        """Seconds of CPU left before the deadline (the reach's, `extended`), the wall clock
-        permitting."""
-        deadline = self.reach if extended else self.cpu
-        return min(deadline - time.thread_time(), self.wall - time.perf_counter())
+    def left(self) -> float:
+        """Seconds of CPU left before the deadline, the wall clock permitting."""
+        return min(self.cpu - time.thread_time(), self.wall - time.perf_counter())
 
     def more(self, deals: int) -> bool:
         """Whether another deal fits (at least two are always taken)."""
@@ -289,15 +255,6 @@ class HardPlayer(MediumPlayer):
         else:
             limit = MAX_DEALS if most is None else most
         return Budget.timed(self.think_time, limit)
-
-    def _card_budget(self) -> Budget:
-        """A card decision's: timed, `base` of the think time for every decision and `reach`
-        for one still in doubt (Settings)."""
-        if self.iterations is not None:
-            return self._budget()
-        settings = self.settings
-        return Budget.timed(self.think_time, MAX_DEALS, settings.base / 100,
-                            settings.reach / 100)
 
     def deal_drawer(self, view: PlayerView) -> Callable[[], Drawn]:
         """The weighted deals this player searches at `view` (as a card decision does; a bid
@@ -367,7 +324,7 @@ class HardPlayer(MediumPlayer):
     def _card(self, view: PlayerView) -> Card:
         if self.settings.learned:
             return self._learned_card(view)
-        budget = self._card_budget()  # reading the view and starting the draws count too
+        budget = self._budget()  # reading the view and starting the draws count too
         self.last_search = None
         k = read_view(view)
         legal = mask_of(view.legal_cards)
@@ -417,7 +374,7 @@ class HardPlayer(MediumPlayer):
         if branch_at > 0 and k.held[me] <= settings.full_at:
             branch_at = max(branch_at, k.held[me])  # search the rest of the hand
         if budget is None:
-            budget = self._card_budget()
+            budget = self._budget()
         if settings.joint > 0 and branch_at > 0:
             deals = self._joint_search(search, branch_at, budget)
         else:
@@ -468,9 +425,7 @@ class HardPlayer(MediumPlayer):
         the deals drawn.
 
         Timed, each batch is sized by the CPU a deal has cost so far, so the last one ends
-        inside the budget; once the `base` share is spent, a decision whose leader may still be
-        wrong by more than `doubt` (the expected loss of playing it, `Tally.doubt`) searches on
-        up to `reach` (engine/ai/hard.py, Settings)."""
+        inside the budget (FIRST_BATCH, SAFETY, TIMED_BATCH)."""
         settings = self.settings
         me = search.me
         spread = max(search.table) - min(search.table)
@@ -482,25 +437,17 @@ class HardPlayer(MediumPlayer):
         prune_points = sorted(PRUNE_AT)
         timed = self.think_time is not None
         batch_size = max(1, settings.batch)
-        tally = Tally()
+        searched = 0  # deals times the candidates scored in each: what the CPU bought
         started = time.thread_time()
         cost = 0.0  # CPU seconds a deal has cost per candidate searched, so far
-        extended = False
         while deals < budget.limit:
             if not timed:
                 size = min(batch_size, budget.limit - deals)
             elif deals == 0:
                 size = min(batch_size, FIRST_BATCH, budget.limit)
             else:
-                left = budget.left(extended)
                 size = min(batch_size, TIMED_BATCH, budget.limit - deals,
-                           int(SAFETY * left / (cost * len(alive))))
-                if size < 1 and not extended and settings.doubt > 0 and \
-                        tally.doubt(alive, totals, mass) > settings.doubt / 1000:
-                    extended = True
-                    left = budget.left(extended)
-                    size = min(batch_size, TIMED_BATCH, budget.limit - deals,
-                               int(SAFETY * left / (cost * len(alive))))
+                           int(SAFETY * budget.left() / (cost * len(alive))))
                 if size < 1:
                     break
             pending: list[Particle] = []
@@ -510,7 +457,6 @@ class HardPlayer(MediumPlayer):
                 if weight > 0.0:
                     pending.append((SimState(search.setup, hands, search.bids, kinds), weight))
             if pending:
-                scored: dict[int, float] = {}
                 for i in alive:
                     value = 0.0
                     for group in after_card(pending, search.candidates[i], me, branch_at):
@@ -523,21 +469,18 @@ class HardPlayer(MediumPlayer):
                         else:
                             value += solve_sampled(group, me, search.table, branch_at)
                     totals[i] += value
-                    scored[i] = value
                 batch_mass = sum(weight for _, weight in pending)
                 mass += batch_mass
-                tally.add(len(pending), batch_mass, scored)
+                searched += len(pending) * len(alive)
                 for i in alive:
                     search.seen[i] += batch_mass
             if timed:
-                cost = max((time.thread_time() - started) / max(1, tally.searched()), 1e-7)
+                cost = max((time.thread_time() - started) / max(1, searched), 1e-7)
             while prune_points and deals >= prune_points[0]:
                 margin = PRUNE_AT[prune_points.pop(0)] * spread
                 alive[:] = _prune(alive, totals, mass, margin)
             if len(alive) == 1:
                 break
-            if extended and tally.doubt(alive, totals, mass) <= settings.doubt / 1000:
-                break  # the extension settled the choice
         return deals
 
     # ----- the special-card presets: the same search over sampled deals, on engine rules -----
@@ -776,64 +719,16 @@ SAFETY = 0.8
 """A timed batch is sized to this share of the CPU left at the cost a deal has had so far:
 deals vary, and the last batch must not run past the budget."""
 TIMED_BATCH = 16
-"""A timed card decision's batches hold at most this many deals: enough batches to judge how
-sure the leader is (Tally.doubt) and to stop near the deadline. The batch size does not change
-play (bench/decisions.py --truth, 263 card decisions, points given up a decision: 40 deals in
-batches of 10, 20 or 48: 0.195-0.196; 200 deals in batches of 16 or 48: 0.049, 0.053)."""
-
-
-class Tally:
-    """Per batch of a card search: its deals, its weight and each candidate's weighted score,
-    for the spread of the leader's margin between batches."""
-
-    def __init__(self) -> None:
-        self.deals: list[int] = []
-        self.mass: list[float] = []
-        self.scores: list[dict[int, float]] = []
-
-    def add(self, deals: int, mass: float, scores: dict[int, float]) -> None:
-        if mass > 0.0:
-            self.deals.append(deals)
-            self.mass.append(mass)
-            self.scores.append(scores)
-
-    def searched(self) -> int:
-        """Deals times the candidates scored in each, summed: what the search's CPU buys."""
-        return sum(n * len(scores) for n, scores in zip(self.deals, self.scores, strict=True))
-
-    def doubt(self, alive: list[int], totals: list[float], mass: float) -> float:
-        """The expected loss in points of playing the leader rather than the best of the
-        others, each pair's margin taken as normal with its standard error from how it varies
-        between batches (each batch's margin counting as its deals' mean); the largest over the
-        others, as a card that always scores what the leader does is no rival. Infinite with
-        fewer than two batches to judge by; 0 with one candidate left."""
-        if len(alive) < 2 or mass <= 0.0:
-            return 0.0
-        if len(self.deals) < 2:
-            return math.inf
-        leader = max(alive, key=lambda i: totals[i])
-        count = sum(self.deals)
-        worst = 0.0
-        for other in alive:
-            if other == leader:
-                continue
-            margin = (totals[leader] - totals[other]) / mass
-            spread = 0.0
-            for n, weight, scores in zip(self.deals, self.mass, self.scores, strict=True):
-                spread += n * ((scores[leader] - scores[other]) / weight - margin) ** 2
-            se = math.sqrt(spread / (len(self.deals) - 1) / count)
-            worst = max(worst, expected_loss(margin, se))
-        return worst
-
-
-def expected_loss(margin: float, se: float) -> float:
-    """E[max(0, -X)] for X normal with mean `margin` >= 0 and standard error `se`: what playing
-    the leader costs on average when the runner-up may in truth be better."""
-    if se <= 0.0:
-        return max(0.0, -margin)
-    z = margin / se
-    density = math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
-    return se * density - margin * 0.5 * math.erfc(z / math.sqrt(2))
+"""A timed card decision's batches hold at most this many deals, so that it stops near the
+deadline. The batch size does not change play (bench/decisions.py --truth, 263 card decisions
+of seed 11, points given up a decision: 40 deals in batches of 10, 20 or 48: 0.195-0.196; 200
+deals in batches of 16 or 48: 0.049, 0.053). Issue 24 also tried searching on past the budget
+while the leader's expected loss stayed high (base 95%, reach 1000%, doubt 0.5 points): -0.818
++- 0.247 points a hand against hard@fff6f55 at 200 deals, against -0.855 +- 0.220 without,
++0.037 +- 0.237 (bench/anchor.py --deals 100 --opponents simple --seed 7 --think-time 0.02,
+400 seat-hands), so it was removed. The loss at 20 ms is spread over the decisions (against
+1,000 deals: 40 deals give up 0.196 points a decision, 80: 0.089, 200: 0.053; the 6% it
+doubted most held 11-19% of it): 20 ms needs cheaper deals."""
 
 
 PRUNE_AT = {40: 0.2, 80: 0.12, 160: 0.075, 320: 0.05}

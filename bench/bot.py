@@ -246,6 +246,18 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   the nudge) / 2.24; RSS 494 / 496 / 498 / 494 MB; 3 tasks after each. These follow the load
   (the two after runs met busy spells), not the branch; the 1,000-table pairs above are the
   comparison. The base's quiet run (p99 9.0 ms, stall 18 ms) is still over the 5 ms budget.
+- Quiet machine after stop 25's merges (the click's service side above; cheaper renders: the
+  table message's edits leave out the controls it shows, fingerprints by marshal, card options
+  made once), 03:50-04:10 UTC 2026-12-02, load 0.8-1.1, `--tables 10000 --actions 3000`, all
+  with this driver (its people's locales stored), alternating base (f7f8d55) / main (8779332):
+  100 actions/s in all; p50 3.11, 3.26 / 3.18, 2.94 ms; p99 5.43, 7.85 / 6.19, 5.03 ms; max
+  10.6, 138.2 / 73.8, 10.3 ms; stall 8.0, 136.5 / 75.7, 12.3 ms; save p99 1.37, 1.41 / 1.69,
+  1.59 ms; CPU 5.65, 5.88 / 5.75, 5.34 ms per action (6.7 last stop: the driver's locales and
+  cheaper looks); REST 2.24 each; RSS 494-497 MB; 3 tasks after each. One run of each had a
+  single 75-137 ms stall, not caught again with `--stall-stacks 20` (max 14.6 ms); in that run
+  a young collection (p50 1.6 ms, max 7.7) ran during 25 of the 30 slowest responses. Young
+  threshold 500 against 1,000, back to back (main, two pairs): p99 5.18 / 5.69 and 5.65 / 6.34
+  ms, stall 12.2 / 16.0 and 12.5 / 14.8 ms, CPU 5.55 / 5.66 and 6.02 / 6.02 ms: 500 ships.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click

@@ -18,10 +18,10 @@ dropped as the batches come in.
 
 For a bid: the same deals (the own hand is sampled too when the hand is blind), later seats bid
 as their kind would (the dealer around the hook), and the hand is simulated once per candidate
-bid; the bid with the best expected score wins. A sighted bid's candidates are those near its
-trick estimate (Settings.bid_window), and a timed bid starts no deal it expects to finish past
-its budget, counted from the decision's start: bids are one decision in eight, too many to be
-among the 5% allowed over 20 ms.
+bid; the bid with the best expected score wins. With a short budget, a sighted bid may weigh only
+the bids near its trick estimate (Settings.bid_window), and a timed bid starts no deal it expects
+to finish past its budget, counted from the decision's start: bids are one decision in eight,
+too many to be among the 5% allowed over 20 ms.
 
 The budget is a time (default 0.5 s of the deciding thread's CPU time, never more than 0.8 s on
 the wall clock, and no more than MAX_DEALS deals), an iteration count (deals), or both; with only
@@ -142,9 +142,13 @@ class Settings:
     figures are in engine/ai/learned.py)."""
     close: int = 10
     prior: int = 16
-    bid_window: int = 15
+    bid_window: int = 0
     """A sighted bid of up to 7 tricks searches only the bids within this many tenths of its
     trick estimate (0: every legal bid); larger hands keep those within 3.5 whatever this is.
+    Off by default: it pays where deals are few (15 at 20 ms, below), while at the default 0.5 s
+    a bid searches its 200 deals anyway, and there 15 played -0.180 +- 0.129 points a hand
+    against 0 (-0.147 +- 0.129 against another run of 0; bench/anchor.py --deals 100 --opponents
+    simple --seed 7 --workers 1, 400 seat-hands, paired), so the default player bids as before.
     Issue 24, bench/anchor.py --deals 100 --opponents simple --seed 7 --workers 1 --think-time
     0.02, 400 seat-hands paired with hard@fff6f55's run at 200 deals: 1.5 played -0.292 +-
     0.204, -0.745 +- 0.218 and -0.718 +- 0.237 points a hand against it (three runs), every bid

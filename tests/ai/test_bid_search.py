@@ -30,7 +30,7 @@ def test_a_seven_card_bid_weighs_only_the_bids_near_its_estimate(seed: int) -> N
     """Issue 24: the best bid is rarely more than 1.5 tricks from the estimate, so the 20 ms a
     bid gets are spent on those (docs/rules.md: any bid from 0 to the hand size is legal)."""
     view = _first_bid(seed)
-    player = HardPlayer(seed=seed, iterations=12)
+    player = HardPlayer(seed=seed, iterations=12, bid_window=15)
     bid = player.choose_bid(view)
     guess = _estimate(view)
     near = {b for b in view.legal_bids if abs(b - guess) <= 1.5}
@@ -51,17 +51,18 @@ def test_a_zero_bid_that_scores_more_than_a_made_one_is_weighed_even_far_from_th
         pytest.fail("no seat with an estimate above 1.5 in 40 deals")
     rules = view.rules.model_copy(update={"zero_bid": "five_plus_hand"})
     rich = Game.new(4, rules, seed=seed, dealer=3).view(0)
-    player = HardPlayer(seed=seed, iterations=12)
+    player = HardPlayer(seed=seed, iterations=12, bid_window=15)
     player.choose_bid(rich)
     assert 0 in {int(b) for b in player.last_values}
-    plain = HardPlayer(seed=seed, iterations=12)
+    plain = HardPlayer(seed=seed, iterations=12, bid_window=15)
     plain.choose_bid(view)
     assert 0 not in {int(b) for b in plain.last_values}
 
 
-def test_without_the_window_every_legal_bid_is_weighed() -> None:
+def test_by_default_every_legal_bid_is_weighed() -> None:
+    """The default player (0.5 s) bids as before the window: it searches its 200 deals anyway."""
     view = _first_bid(0)
-    player = HardPlayer(seed=0, iterations=12, bid_window=0)
+    player = HardPlayer(seed=0, iterations=12)
     player.choose_bid(view)
     assert {int(b) for b in player.last_values} == set(view.legal_bids)
 
@@ -92,7 +93,7 @@ def test_a_timed_bid_starts_no_deal_that_would_end_past_its_think_time(
         return timed
 
     monkeypatch.setattr(HardPlayer, "_drawer", slow_drawer)
-    player = create_player("hard", seed=1, think_time=0.02)
+    player = create_player("hard", seed=1, think_time=0.02, bid_window=15)
     assert isinstance(player, HardPlayer)
     player.choose_bid(_first_bid(2))
     assert clock[0] - 100.0 <= 0.02

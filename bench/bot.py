@@ -482,6 +482,15 @@ class Bench:
         return True
 
 
+
+def _print_stacks(samples: Counter[tuple[str, ...]], top: int) -> None:
+    """The `top` most common sampled stacks, each with its count."""
+    for stack, n in samples.most_common(top):
+        print(f"  {n:5d} x {stack[0]}")
+        for line in stack[1:]:
+            print(f"          {line}")
+
+
 async def store_tables(path: Path, guild: int, channels: list[int], args: argparse.Namespace,
                        people: list[list[tuple[str, int, str]]], *, dealt: bool = False) -> None:
     """Store a table in each channel straight through the store (set-up, not measured): a
@@ -786,17 +795,11 @@ class StallWatch:
         if self.save_samples:
             print(f"  the other threads while a save had waited over "
                   f"{self.threshold * ms:g} ms (one sample a millisecond each):")
-            for stack, n in self.save_samples.most_common(top):
-                print(f"  {n:5d} x {stack[0]}")
-                for line in stack[1:]:
-                    print(f"          {line}")
+            _print_stacks(self.save_samples, top)
         samples = sum(self.samples.values())
         print(f"  the loop thread's stack in {samples} samples (one a millisecond while late), "
               f"most common first:")
-        for stack, n in self.samples.most_common(top):
-            print(f"  {n:5d} x {stack[0]}")
-            for line in stack[1:]:
-                print(f"          {line}")
+        _print_stacks(self.samples, top)
 
 
 def rss_mb() -> tuple[float, float]:

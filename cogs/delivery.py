@@ -43,7 +43,7 @@ import itertools
 import json
 import logging
 import marshal
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +56,7 @@ from bot.clock import Clock
 from bot.models import TableStatus, TableView
 from bot.presenter import TableReads
 from cogs import render
+from cogs.render.body import ViewKey
 from cogs.voices import Voices
 from engine import PlayerView
 
@@ -123,7 +124,7 @@ class Slot:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task[None] | None = None
     shown: int | None = None  # fingerprint of the body the message shows (None: not known)
-    shown_view: Hashable | None = None  # key of the controls it shows (Render.view_key)
+    shown_view: ViewKey | None = None  # key of the controls it shows (Render.view_key)
     inflight: int = 0  # the version being sent now
     dirty_since: float | None = None  # clock time of the first change not sent or in flight
     last_edit: float | None = None  # clock time of the last REST edit (the table message)
@@ -493,7 +494,7 @@ class Delivery:
     # object from every reply, a measurable cost per action that the presenter never uses.
 
     async def _edit(self, channel_id: int, message_id: int, body: render.Render,
-                    shown: int | None = None, shown_view: Hashable | None = None) -> int | None:
+                    shown: int | None = None, shown_view: ViewKey | None = None) -> int | None:
         """Edit a message unless it shows this very body already (`shown`, its fingerprint);
         returns the fingerprint of what it shows now, or None when the edit was skipped.
         Controls it shows already (`shown_view`, their key) are left out of the edit: Discord
@@ -697,7 +698,8 @@ def _payload_of(params: Any) -> dict[str, Any] | None:
     return json.loads(params.multipart[0]["value"])  # type: ignore[no-any-return]
 
 
-def _fingerprint(payload: dict[str, Any] | None, view_key: Hashable | None = None) -> int:
+def _fingerprint(payload: dict[str, Any] | None, view_key: ViewKey | None = None
+                 ) -> int:
     """What a message payload shows (text, embeds, controls, attached files), as a number: the
     same for a post and an edit of the same body, different when anything shown differs.
     Controls named by a key (Render.view_key) count by their key: an edit may leave them out."""
@@ -705,11 +707,9 @@ def _fingerprint(payload: dict[str, Any] | None, view_key: Hashable | None = Non
     controls: Any = (payload.get("components") or []) if view_key is None else view_key
     shown: Any = (payload.get("content") or None, payload.get("embeds") or [], controls,
              [a.get("filename") for a in payload.get("attachments") or []])
-    try:  # marshal's version 2 writes equal values alike (no references, no interning) and
-        # is several times quicker than JSON; the payloads are built in one order for one body
-        return hash(marshal.dumps(shown, 2))
-    except ValueError:  # a value marshal cannot write
-        return hash(json.dumps(shown, sort_keys=True, ensure_ascii=False, default=str))
+    # marshal's version 2 writes equal values alike (no references, no interning) and is
+    # several times quicker than JSON; a payload is JSON's own values and a key plain ones
+    return hash(marshal.dumps(shown, 2))
 
 
 __all__ = ["COMPUTER_DELAY", "COMPUTER_HOLD_SLACK", "DM_CLOSED", "TABLE_EDIT_INTERVAL",

@@ -6,7 +6,7 @@ A body is built, never sent: the presenter and delivery decide where it goes (do
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +14,11 @@ import discord
 
 GREEN, BLUE, GREY, GOLD = 0x2E7D32, 0x1565C0, 0x607D8B, 0xF9A825
 """Green a game in play, blue information, grey closed or over, gold a result or your turn."""
+
+
+ViewKey = tuple[str | int, ...]
+"""What names a set of controls: plain values, so a message's fingerprint can write it
+(cogs/delivery.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +29,7 @@ class LazyView:
     move; an edit of a message that shows them already leaves them out (cogs/delivery.py), so
     they are neither built nor sent again. `key`: the same key, the same components."""
 
-    key: Hashable
+    key: ViewKey
     build: Callable[[], discord.ui.View]
 
 
@@ -45,7 +50,7 @@ class Render:
     """Controls built when first wanted, in place of `view`."""
 
     @property
-    def view_key(self) -> Hashable | None:
+    def view_key(self) -> ViewKey | None:
         """What names the controls (None: not named, compare the components)."""
         return self.lazy_view.key if self.lazy_view is not None else None
 

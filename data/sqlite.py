@@ -13,7 +13,12 @@ event loop's own thread, the inline writer.
   busy_timeout is 0, so when SQLite answers BUSY or LOCKED (another connection or process holds
   the write lock) the save takes the group path below instead, as does any save requested while
   a job is in the queue, so the saves of one table keep their order (an inline save runs whole
-  before the loop goes on: nothing can come between its request and its commit). A statement
+  before the loop goes on: nothing can come between its request and its commit). Nor does a save
+  go inline while a background checkpoint runs: a statement on the inline writer then waited,
+  on the loop's thread, for the checkpoint's disk writes (SQLite's WAL locks sleep and retry
+  whatever the busy_timeout): 52-245 ms stalls of the whole bot in about one run in four of
+  `bench/bot.py --tables 10000` (`--stall-stacks 40`: 197 of 200 samples of the loop in the
+  inline statement, the checkpointer in disk wait). A statement
   SQLite refuses fails alone (its transaction holds nothing else); when COMMIT itself fails,
   nothing landed and the statement goes to the group path, which runs it again (as _together
   does). Why a second connection rather than aiosqlite's own sqlite3 connection: that one lives
@@ -314,7 +319,8 @@ class SqliteDriver:
     async def statement(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """One statement, inline when the writer is idle, else in the writer's next group,
         landing or failing as if alone (see the module docstring)."""
-        if self._jobs == 0 and not self._closing:
+        if self._jobs == 0 and not self._closing and (
+                self.checkpointing is None or self.checkpointing.done()):
             try:
                 rows = self._run_inline(sql, params)
             except BaseException:  # refused by SQLite, inline: its outcome

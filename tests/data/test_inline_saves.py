@@ -169,3 +169,36 @@ async def test_a_save_whose_caller_was_cancelled_has_landed_once_writes_settled(
         stored = await store.get_table(table.id)
         assert stored is not None and stored.saves == 1
         assert [a.payload for a in await store.actions(table.id)] == [{"n": 0}]
+
+
+async def test_a_save_during_a_background_checkpoint_goes_to_the_writer_not_inline(
+    db_path: Path,
+) -> None:
+    """A checkpoint's disk writes could hold an inline statement, and with it the whole event
+    loop, for a quarter of a second: while one runs, a save waits on the writer's thread
+    instead, and lands once it may."""
+    async with await Store.open(db_path, clock=FakeClock()) as store:
+        table = await new_table(store)
+        driver = driver_of(store)
+        if driver.checkpointing is not None:
+            await driver.checkpointing
+        gate = threading.Event()
+        checkpointer = driver._checkpointer.connection
+        await checkpointer.create_function("hold", 0, lambda: gate.wait(30))  # guard
+        held = asyncio.ensure_future(checkpointer.execute("SELECT hold()"))
+        driver.checkpointing = asyncio.ensure_future(driver.checkpoint())  # behind the hold
+        before = counts(store)
+        try:
+            saving = asyncio.ensure_future(store.save_table(*step(table, 0)))
+            await asyncio.sleep(0)
+            assert counts(store) == (before[0], before[1] + 1, before[2])  # not inline
+            action_id = await saving  # the writer is free: it lands without the checkpoint
+            assert not driver.checkpointing.done()
+        finally:
+            gate.set()
+            await held
+            await driver.checkpointing
+        await store.save_table(*step(table, 1))  # the checkpoint over: inline again
+        assert counts(store) == (before[0] + 1, before[1] + 1, before[2])
+        [logged, _second] = await store.actions(table.id)
+        assert logged.id == action_id and logged.payload == {"n": 0}

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import logging
+import marshal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -105,15 +105,16 @@ class _Interaction:
 
 
 class PackedMessages(dict):  # type: ignore[type-arg]
-    """Messages kept as JSON text: a benchmark's hundred thousand fake messages then add
-    nothing for the garbage collector to scan (strings are not tracked), so the bot's own
-    heap is what the loop-stall figure measures. Reads return a fresh copy."""
+    """Messages kept as bytes (marshal: JSON's types, and several times cheaper than json both
+    ways): a benchmark's hundred thousand fake messages then add nothing for the garbage
+    collector to scan (bytes are not tracked), so the bot's own heap is what the loop-stall
+    figure measures. Reads return a fresh copy."""
 
     def __setitem__(self, key: int, value: dict[str, Any]) -> None:
-        super().__setitem__(key, json.dumps(value))
+        super().__setitem__(key, marshal.dumps(value))
 
     def __getitem__(self, key: int) -> dict[str, Any]:
-        return json.loads(super().__getitem__(key))  # type: ignore[no-any-return]
+        return marshal.loads(super().__getitem__(key))  # type: ignore[no-any-return]
 
     def get(self, key: int, default: Any = None) -> Any:
         return self[key] if key in self else default  # noqa: SIM401 (self.get is this)

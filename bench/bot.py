@@ -266,7 +266,8 @@ Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full c
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click
 (cogs.views.release), so the bot freezes the start-up heap and the survivors of every
 collection (bot/client.py); the bench collects (so freezes) once the tables are dealt.
-`--gc-threshold` sets the young threshold, `--no-gc` turns collections off.
+The loop starts the young collections itself, between callbacks (bot/client.py).
+`--gc-threshold` sets the young threshold it collects at, `--no-gc` turns collections off.
 """
 
 from __future__ import annotations
@@ -295,6 +296,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot import Settings, create_bot
+from bot import client as bot_client
 from cogs import interact
 from engine import Phase
 from tests.discord.harness import Call, Harness, Member, snowflake
@@ -870,12 +872,13 @@ async def run(args: argparse.Namespace) -> int:
               f"({len(bench.svc.directory.tables())} in progress)")
         gc.collect()
         if args.gc_threshold is not None:
-            gc.set_threshold(args.gc_threshold or 700, 20, 100)
+            bot_client.YOUNG_GENERATION_THRESHOLD = args.gc_threshold
         if args.no_gc:
             gc.disable()
         if args.switch_interval is not None:  # after the bot's own (bot.client)
             sys.setswitchinterval(args.switch_interval)
-        print(f"gc: {'off' if args.no_gc else 'on'}, threshold {gc.get_threshold()}, "
+        print(f"gc: {'off' if args.no_gc else 'on'}, young collections at "
+              f"{bot_client.YOUNG_GENERATION_THRESHOLD} (Python's own at {gc.get_threshold()}), "
               f"GIL switch interval {sys.getswitchinterval() * 1000:g} ms, "
               f"{gc.get_freeze_count()} objects frozen")
 
@@ -1052,8 +1055,8 @@ def main() -> int:
                         "notified (0: notifications off)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals and the players' choices")
     p.add_argument("--gc-threshold", type=int, default=None,
-                   help="first-generation GC threshold (default: the bot's, bot/client.py; "
-                        "0: Python's 700)")
+                   help="young objects at which the loop collects (default: the bot's, "
+                        "bot/client.py)")
     p.add_argument("--no-gc", action="store_true",
                    help="disable the cyclic garbage collector while measuring (diagnosis)")
     p.add_argument("--stall-stacks", type=float, default=0, metavar="MS",

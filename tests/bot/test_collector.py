@@ -1,6 +1,7 @@
-"""The garbage collector's policy (bot/client.py): each collection examines only what was born
-since the last (the survivors are frozen), and a cycle that died frozen is still freed, by the
-full pass that comes once the process's memory has grown."""
+"""The garbage collector's policy (bot/client.py): the loop starts the young collections between
+callbacks, each examines only what was born since the last (the survivors are frozen), and a
+cycle that died frozen is still freed, by the full pass that comes once the process's memory
+has grown."""
 
 from __future__ import annotations
 
@@ -42,3 +43,22 @@ async def test_a_cycle_that_died_frozen_is_freed_once_memory_grew(
         del growth
     finally:
         release_garbage_collector(owner)
+
+
+async def test_young_garbage_is_collected_by_the_loop_not_amid_the_code_that_made_it() -> None:
+    before = gc.get_threshold()
+    owner = object()
+    tune_garbage_collector(owner)
+    try:
+        made = []
+        for _ in range(client.YOUNG_GENERATION_THRESHOLD * 2):  # twice what starts a collection
+            cycle = Node()
+            cycle.me = cycle
+            made.append(weakref.ref(cycle))
+        del cycle
+        assert all(ref() is not None for ref in made)  # no collection inside this code
+        await asyncio.sleep(client.COLLECT_EVERY * 10)  # the loop looks meanwhile
+        assert all(ref() is None for ref in made)
+    finally:
+        release_garbage_collector(owner)
+    assert gc.get_threshold() == before  # Python's own collections again

@@ -380,8 +380,9 @@ def tune_garbage_collector(owner: object) -> None:
     _COLLECTOR.owners.add(id(owner))
     loop = _COLLECTOR.loop = asyncio.get_running_loop()
     _COLLECTOR.resident_after_full = resident_bytes()
-    if _COLLECTOR.look is None:
-        _COLLECTOR.look = loop.call_later(COLLECT_EVERY, _look)
+    if _COLLECTOR.look is not None:  # the looks move to the newest bot's loop
+        _COLLECTOR.look.cancel()
+    _COLLECTOR.look = loop.call_later(COLLECT_EVERY, _look)
 
 
 def release_garbage_collector(owner: object) -> None:

@@ -61,16 +61,26 @@ class Chain:
         self.played_by = model.played_by
         self.void_suits = {seat: sampler.voids[i] for i, seat in enumerate(sampler.seats)}
         self.void_suits[STOCK] = 0
-        # start from the likeliest of a few consistent deals
+        # start from the likeliest of a few consistent deals; a deal stops being weighed once
+        # even the most its other seats could weigh would leave it behind the best so far (a
+        # deal cannot pass it, so the start is the same: the same draws, the same deal)
+        seats = sampler.seats
+        reach = [1.0] * (len(seats) + 1)  # the most the seats from each one on can weigh
+        for index in range(len(seats) - 1, -1, -1):
+            reach[index] = reach[index + 1] * model.likelihood_ceiling(seats[index]) * 1.001
         best: tuple[float, list[int], list[int], dict[int, Likelihoods]] | None = None
         for _ in range(max(1, start_pool)):
             hands, stock = sampler.sample(rng)
-            likely = {seat: model.seat_likelihoods(seat, hands[seat]) for seat in sampler.seats}
+            likely: dict[int, Likelihoods] = {}
             weight = 1.0
-            for seat_likely in likely.values():
+            for index, seat in enumerate(seats):
+                if best is not None and weight * reach[index] < best[0]:
+                    break
+                seat_likely = likely[seat] = model.seat_likelihoods(seat, hands[seat])
                 weight *= sum(seat_likely)
-            if best is None or weight > best[0]:
-                best = (weight, hands, stock, likely)
+            else:
+                if best is None or weight > best[0]:
+                    best = (weight, hands, stock, likely)
         assert best is not None
         _, hands, stock, self.likely = best
         self.hands = hands[:]

@@ -15,9 +15,10 @@ drawer timed as it starts and around each call). A speed-up that must not change
     .venv/bin/python bench/decisions.py --check /tmp/decisions.pickle --profile 25
 
 `--budget MS` replays with a CPU budget instead of the deal count (values then differ) and
-prints the deals a decision searched, p10/p50/mean: what fits in that budget, and the card decisions'
-CPU with the share over the budget (and over all decisions, taking 32% of them as forced, as in
-bench/anchor.py's logs). `--option name=value` sets a Settings field of the replaying player.
+prints the deals a decision searched, p10/p50/mean: what fits in that budget, and the card
+decisions' CPU with the share over the budget (and over all decisions, taking 32% of them as
+forced, as in bench/anchor.py's logs). `--option name=value` sets a Settings field of the
+replaying player.
 `--truth FILE` scores each card choice against the values of a much larger search of the same
 decision (`--truth-deals`, 1,000 by default; made once and kept in FILE): the points a cheaper
 budget gives up per card decision, without playing whole hands (issue 24):

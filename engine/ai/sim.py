@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine.ai.bits import SUIT_MASKS, legal_mask
 from engine.ai.knowledge import Knowledge
-from engine.ai.policy import choose_card, easy_card, greedy_card
+from engine.ai.policy import choose_card, easy_card, greedy_card, sure_count
 
 MEDIUM = 0
 EASY = 1
@@ -96,20 +96,47 @@ def _split(
     state: SimState, variants: list[list[int]], which: list[int], results: list[list[int]]
 ) -> None:
     """Play `state` on for the variants `which`, splitting where their plays differ."""
+    # a seat whose bid is the same in every variant here plays the same card in all of them;
+    # where only one seat's bid differs (mostly mine), `advance` plays up to its next choice
+    state.bids = variants[which[0]]
+    varying = [len(set(column)) > 1
+               for column in zip(*[variants[index] for index in which], strict=True)]
+    lone = varying.index(True) if varying.count(True) == 1 else -1
     while len(which) > 1 and state.left > 0:
-        seat = state.to_act()
-        legal = state.legal(seat)
-        if legal & (legal - 1) == 0:
-            state.play(legal.bit_length() - 1)
-            continue
+        if lone >= 0:
+            advance(state, lone, 52)
+            if state.left == 0:
+                break
+            seat = lone
+        else:
+            seat = state.to_act()
+            legal = state.legal(seat)
+            if legal & (legal - 1) == 0:
+                state.play(legal.bit_length() - 1)
+                continue
+            if not varying[seat]:
+                state.play(state.policy_card(seat))
+                continue
         by_card: dict[int, list[int]] = {}
-        by_bid: dict[int, int] = {}  # a seat's play depends on the variants only by its bid
+        # a seat's play depends on the variants only by its bid, and on that only by how the
+        # tricks it still needs compare with what choose_card compares them with (0, 1, half
+        # the tricks left, the tricks left, its sure winners): one card per such class
+        won = state.won[seat]
+        left = state.left
+        medium = state.fixed[6][seat] == MEDIUM
+        sure = sure_count(state.hands[seat], state.live & ~state.hands[seat]) if medium else 0
+        by_class: dict[tuple[bool, ...], int] = {}
         for index in which:
-            bid = variants[index][seat]
-            card = by_bid.get(bid, -1)
+            need = variants[index][seat] - won
+            if medium:
+                key: tuple[bool, ...] = (need > 0, need < 0, need > 1, 2 * need >= left,
+                                         need >= left, need <= sure)
+            else:  # easy and greedy look only at whether tricks are wanted
+                key = (need > 0,)
+            card = by_class.get(key, -1)
             if card < 0:
                 state.bids = variants[index]
-                card = by_bid[bid] = state.policy_card(seat)
+                card = by_class[key] = state.policy_card(seat)
             by_card.setdefault(card, []).append(index)
         if len(by_card) == 1:
             state.play(card)
@@ -236,10 +263,20 @@ class SimState:
             self.broken,
         )
         kind = self.kinds[seat] if self.kinds is not None else MEDIUM
-        if kind == EASY:
-            return easy_card(legal, self.best, trump, need)
+        if kind == EASY:  # as `advance` finds them (_memos)
+            easy_memo = self.fixed[8]
+            key = (legal << 6 | self.best + 1) << 1 | (need > 0)
+            card = easy_memo.get(key, -1)
+            if card < 0:
+                card = easy_memo[key] = easy_card(legal, self.best, trump, need)
+            return card
         if kind == GREEDY:
-            return greedy_card(legal, trump, need)
+            greedy_memo = self.fixed[7]
+            key = legal << 1 | (need > 0)
+            card = greedy_memo.get(key, -1)
+            if card < 0:
+                card = greedy_memo[key] = greedy_card(legal, trump, need)
+            return card
         return choose_card(
             legal,
             hand,

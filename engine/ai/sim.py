@@ -612,9 +612,16 @@ def _solve_deal(state: SimState, me: int, table: list[int], branch_at: int, ceil
     """`solve_sampled` of one deal, unweighted (its value is the weight times this): my best
     score, my moves chosen seeing the deal, as the joint search does once a deal is the only
     one left with its history. The weight factors out exactly (a product with a positive
-    weight keeps the order of scores), so the value is the same. `state` is used up."""
-    if state.left == 0:
-        return table[state.won[me]]
+    weight keeps the order of scores), so the value is the same. `state` is used up.
+
+    A deal whose score can no longer change (every count of tricks still reachable scores the
+    same: the bid is missed for sure where a miss scores nothing, strict scoring) is settled
+    without playing on."""
+    won = state.won[me]
+    score = table[won]
+    left = state.left
+    if left == 0 or table[won:won + left + 1].count(score) == left + 1:
+        return score
     legal = state.legal(me)
     moves = distinct_moves(legal, state.live & ~state.hands[me])
     best = -(1 << 30)

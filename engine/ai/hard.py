@@ -33,9 +33,18 @@ strength at 20 ms of CPU a decision; a deal costs about 0.5 ms of CPU on a busy 
 before, load 7: 0.65 ms before the rollouts' inner loop was written out, then 0.59; the
 simulation made cheaper, same play: the card search's 0.27 -> 0.24 ms, the bids' rollouts 0.08
 -> 0.07; drawing the deal from the chain, its start included, 0.22 -> 0.16 ms, the same draws,
-since infer.py's chain and the opponent model keep what they work out), and strength follows
-the deals searched (a 0.1 s budget, about 116 deals, already plays -0.32 +- 0.19 points a hand
-below 200 deals; 20 ms, 35 deals at p50, -0.86 +- 0.24), so that needs a much cheaper deal or
+since infer.py's chain and the opponent model keep what they work out; later, the same values
+again, timed interleaved in one process on 100-150 random 7-card deals: the card search's
+simulation 16% cheaper (a lone deal of the joint solve solved on its own, advance's fixed
+fields in one tuple), the bids' rollouts 11% (a seat's policy asked once per class of bids it
+cannot tell apart); drawing 5% (bench/decisions.py --parts, against the card search)), and
+at 20 ms the deals a decision went from p10/p50 21/40 to 28/48 (bench/anchor.py --deals 100
+--tester hard+bid_window=15 --opponents simple --seed 7 --workers 1 --think-time 0.02, each
+run once, CPU p50/p95 19.3/20.1 and 19.2/20.1 ms; 8.547 and 8.512 points a hand, the same
+deals; against hard@fff6f55 at 200 deals -0.610 +- 0.216, seed 8 -0.750 +- 0.218, where the
+code before played -0.743 +- 0.231 and -0.845 +- 0.253), and strength follows the deals
+searched (a 0.1 s budget, about 116 deals, already plays -0.32 +- 0.19 points a hand below 200
+deals; 20 ms, 35 deals at p50, -0.86 +- 0.24), so that needs a much cheaper deal or
 learned models, not a shorter budget (MAX_DEALS has the figures). In pure Python a simulated
 card costs 1-3 us (the policy's choice most of it) and a card decision's deal plays about 100
 (some 34 a candidate, most in the joint solve); numpy costs 1-4 us an operation on the 16-64

@@ -34,10 +34,11 @@ before, load 7: 0.65 ms before the rollouts' inner loop was written out, then 0.
 simulation made cheaper, same play: the card search's 0.27 -> 0.24 ms, the bids' rollouts 0.08
 -> 0.07; drawing the deal from the chain, its start included, 0.22 -> 0.16 ms, the same draws,
 since infer.py's chain and the opponent model keep what they work out; later, the same values
-again, timed interleaved in one process on 100-150 random 7-card deals: the card search's
-simulation 16% cheaper (a lone deal of the joint solve solved on its own, advance's fixed
-fields in one tuple), the bids' rollouts 11% (a seat's policy asked once per class of bids it
-cannot tell apart); drawing 5% (bench/decisions.py --parts, against the card search)), and
+again: the card search's simulation 11% cheaper (a lone deal of the joint solve solved on its
+own, advance's fixed fields in one tuple), the bids' rollouts 11% (a seat's policy asked once
+per class of bids it cannot tell apart), ratios 0.885-0.895 and 0.873-0.896 in two runs of
+bench/simulator.py --against 73efbe5 --part cards (bids) --deals 100 --rounds 7; drawing 5%
+(bench/decisions.py --parts, against the card search)), and
 at 20 ms the deals a decision went from p10/p50 21/40 to 28/48 (bench/anchor.py --deals 100
 --tester hard+bid_window=15 --opponents simple --seed 7 --workers 1 --think-time 0.02, each
 run once, CPU p50/p95 19.3/20.1 and 19.2/20.1 ms; 8.547 and 8.512 points a hand, the same

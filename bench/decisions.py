@@ -15,9 +15,10 @@ drawer timed as it starts and around each call). A speed-up that must not change
     .venv/bin/python bench/decisions.py --check /tmp/decisions.pickle --profile 25
 
 `--budget MS` replays with a CPU budget instead of the deal count (values then differ) and
-prints the deals a decision searched, p10/p50: what fits in that budget, and the card decisions'
-CPU with the share over the budget (and over all decisions, taking 32% of them as forced, as in
-bench/anchor.py's logs). `--option name=value` sets a Settings field of the replaying player.
+prints the deals a decision searched, p10/p50/mean: what fits in that budget, and the card
+decisions' CPU with the share over the budget (and over all decisions, taking 32% of them as
+forced, as in bench/anchor.py's logs). `--option name=value` sets a Settings field of the
+replaying player.
 `--truth FILE` scores each card choice against the values of a much larger search of the same
 decision (`--truth-deals`, 1,000 by default; made once and kept in FILE): the points a cheaper
 budget gives up per card decision, without playing whole hands (issue 24):
@@ -238,8 +239,8 @@ def check(decisions: list[Decision], budget_ms: float | None, profile: int,
     ms = sorted(1000 * c for c in cpu)
     print(f"decisions {count}: same move {same_move}, same move and values {same_values}")
     print(f"cpu per decision ms p50/p95/mean {percentile(ms, 0.5):.1f}/{percentile(ms, 0.95):.1f}/"
-          f"{statistics.mean(ms):.1f}; deals p10/p50 {percentile(sorted(searched), 0.1):.0f}/"
-          f"{percentile(sorted(searched), 0.5):.0f}; cpu per deal "
+          f"{statistics.mean(ms):.1f}; deals p10/p50/mean {percentile(sorted(searched), 0.1):.0f}/"
+          f"{percentile(sorted(searched), 0.5):.0f}/{statistics.mean(searched):.1f}; cpu per deal "
           f"{1000 * sum(cpu) / max(1, sum(searched)):.3f} ms, drawing it "
           f"{1000 * DRAWING[0] / max(1, sum(searched)):.3f} ms ({DRAWING[0] / sum(cpu):.0%})")
     cards = [i for i, d in enumerate(decisions) if d.view.phase is not Phase.BIDDING]

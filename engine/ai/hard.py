@@ -33,10 +33,22 @@ strength at 20 ms of CPU a decision; a deal costs about 0.5 ms of CPU on a busy 
 before, load 7: 0.65 ms before the rollouts' inner loop was written out, then 0.59; the
 simulation made cheaper, same play: the card search's 0.27 -> 0.24 ms, the bids' rollouts 0.08
 -> 0.07; drawing the deal from the chain, its start included, 0.22 -> 0.16 ms, the same draws,
-since infer.py's chain and the opponent model keep what they work out), and strength follows
-the deals searched (a 0.1 s budget, about 116 deals, already plays -0.32 +- 0.19 points a hand
-below 200 deals; 20 ms, 35 deals at p50, -0.86 +- 0.24), so that needs a much cheaper deal or
-learned models, not a shorter budget (MAX_DEALS has the figures). In pure Python a simulated
+since infer.py's chain and the opponent model keep what they work out; later, the same values
+again: the card search's simulation 11% cheaper (a lone deal of the joint solve solved on its
+own, advance's fixed fields in one tuple), the bids' rollouts 11% (a seat's policy asked once
+per class of bids it cannot tell apart), ratios 0.885-0.895 and 0.873-0.896 in two runs of
+bench/simulator.py --against 73efbe5 --part cards (bids) --deals 100 --rounds 7; drawing 5%
+(bench/decisions.py --parts, against the card search)), and
+at 20 ms the deals a decision went from p10/p50 21-23/40-43 to 23-28/42-48 (bench/anchor.py
+--deals 100 --tester hard+bid_window=15 --opponents simple --seed 7 (8) --workers 1
+--think-time 0.02, one or two runs each, CPU p50/p95 19.2-19.4/20.1 ms in all): no change of
+strength shows at that size, paired with the code before -0.035 +- 0.228 and -0.052 +- 0.224
+points a hand (seed 7), -0.182 +- 0.222 and -0.145 +- 0.219 (seed 8), against hard@fff6f55 at
+200 deals -0.610 +- 0.216 and -0.750 +- 0.218 where the code before played -0.743 +- 0.231 and
+-0.845 +- 0.253), and strength follows the deals searched (a 0.1 s budget, about 116 deals,
+already plays -0.32 +- 0.19 points a hand below 200 deals; 20 ms, 35 deals at p50, -0.86 +-
+0.24), so that needs a much cheaper deal or learned models, not a shorter budget (MAX_DEALS
+has the figures). In pure Python a simulated
 card costs 1-3 us (the policy's choice most of it) and a card decision's deal plays about 100
 (some 34 a candidate, most in the joint solve); numpy costs 1-4 us an operation on the 16-64
 deals a timed batch holds, and a vectorised medium policy takes well over a hundred, so

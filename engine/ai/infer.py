@@ -13,9 +13,12 @@ A deal drawn this way costs about 0.15 ms of CPU after the chain's start (about 
 decision), nearly all of it weighing the 5-6 hands its ten proposals make (bench/decisions.py).
 A swap changes a hand in one or two suits, so the model keeps what does not depend on the rest:
 the trick estimate's share per suit pattern, a play that followed suit per holding in the led
-suit. A hand's whole likelihood comes back within a decision only 6% of the time, and the same
-player's decisions are made by fresh players in the bot (bot/computer.py), so neither a
-per-hand memo nor carrying the chain from one decision to the next pays.
+suit; the trick estimate's shares are shared by every decision of the hand (engine/ai/policy.py),
+and a hand's whole likelihood, which comes back within a decision about one time in eleven, is
+kept by the model (issue 24: drawing 5% cheaper, bench/decisions.py --check --parts at 200 deals,
+the drawing's CPU against the card search's, two runs each beside the code before). The same
+player's decisions are made by fresh players in the bot (bot/computer.py), so carrying the
+chain from one decision to the next does not pay.
 """
 
 from __future__ import annotations
@@ -58,16 +61,26 @@ class Chain:
         self.played_by = model.played_by
         self.void_suits = {seat: sampler.voids[i] for i, seat in enumerate(sampler.seats)}
         self.void_suits[STOCK] = 0
-        # start from the likeliest of a few consistent deals
+        # start from the likeliest of a few consistent deals; a deal stops being weighed once
+        # even the most its other seats could weigh would leave it behind the best so far (a
+        # deal cannot pass it, so the start is the same: the same draws, the same deal)
+        seats = sampler.seats
+        reach = [1.0] * (len(seats) + 1)  # the most the seats from each one on can weigh
+        for index in range(len(seats) - 1, -1, -1):
+            reach[index] = reach[index + 1] * model.likelihood_ceiling(seats[index]) * 1.001
         best: tuple[float, list[int], list[int], dict[int, Likelihoods]] | None = None
         for _ in range(max(1, start_pool)):
             hands, stock = sampler.sample(rng)
-            likely = {seat: model.seat_likelihoods(seat, hands[seat]) for seat in sampler.seats}
+            likely: dict[int, Likelihoods] = {}
             weight = 1.0
-            for seat_likely in likely.values():
+            for index, seat in enumerate(seats):
+                if best is not None and weight * reach[index] < best[0]:
+                    break
+                seat_likely = likely[seat] = model.seat_likelihoods(seat, hands[seat])
                 weight *= sum(seat_likely)
-            if best is None or weight > best[0]:
-                best = (weight, hands, stock, likely)
+            else:
+                if best is None or weight > best[0]:
+                    best = (weight, hands, stock, likely)
         assert best is not None
         _, hands, stock, self.likely = best
         self.hands = hands[:]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine.ai.bits import SUIT_MASKS, legal_mask
 from engine.ai.knowledge import Knowledge
-from engine.ai.policy import choose_card, easy_card, greedy_card
+from engine.ai.policy import choose_card, easy_card, greedy_card, sure_count
 
 MEDIUM = 0
 EASY = 1
@@ -96,20 +96,47 @@ def _split(
     state: SimState, variants: list[list[int]], which: list[int], results: list[list[int]]
 ) -> None:
     """Play `state` on for the variants `which`, splitting where their plays differ."""
+    # a seat whose bid is the same in every variant here plays the same card in all of them;
+    # where only one seat's bid differs (mostly mine), `advance` plays up to its next choice
+    state.bids = variants[which[0]]
+    varying = [len(set(column)) > 1
+               for column in zip(*[variants[index] for index in which], strict=True)]
+    lone = varying.index(True) if varying.count(True) == 1 else -1
     while len(which) > 1 and state.left > 0:
-        seat = state.to_act()
-        legal = state.legal(seat)
-        if legal & (legal - 1) == 0:
-            state.play(legal.bit_length() - 1)
-            continue
+        if lone >= 0:
+            advance(state, lone, 52)
+            if state.left == 0:
+                break
+            seat = lone
+        else:
+            seat = state.to_act()
+            legal = state.legal(seat)
+            if legal & (legal - 1) == 0:
+                state.play(legal.bit_length() - 1)
+                continue
+            if not varying[seat]:
+                state.play(state.policy_card(seat))
+                continue
         by_card: dict[int, list[int]] = {}
-        by_bid: dict[int, int] = {}  # a seat's play depends on the variants only by its bid
+        # a seat's play depends on the variants only by its bid, and on that only by how the
+        # tricks it still needs compare with what choose_card compares them with (0, 1, half
+        # the tricks left, the tricks left, its sure winners): one card per such class
+        won = state.won[seat]
+        left = state.left
+        medium = state.fixed[6][seat] == MEDIUM
+        sure = sure_count(state.hands[seat], state.live & ~state.hands[seat]) if medium else 0
+        by_class: dict[tuple[bool, ...], int] = {}
         for index in which:
-            bid = variants[index][seat]
-            card = by_bid.get(bid, -1)
+            need = variants[index][seat] - won
+            if medium:
+                key: tuple[bool, ...] = (need > 0, need < 0, need > 1, 2 * need >= left,
+                                         need >= left, need <= sure)
+            else:  # easy and greedy look only at whether tricks are wanted
+                key = (need > 0,)
+            card = by_class.get(key, -1)
             if card < 0:
                 state.bids = variants[index]
-                card = by_bid[bid] = state.policy_card(seat)
+                card = by_class[key] = state.policy_card(seat)
             by_card.setdefault(card, []).append(index)
         if len(by_card) == 1:
             state.play(card)
@@ -135,6 +162,7 @@ class SimState:
         "bids",
         "broken",
         "bust_take",
+        "fixed",
         "hands",
         "held",
         "kinds",
@@ -150,6 +178,7 @@ class SimState:
     )
 
     kinds: list[int] | None
+    fixed: tuple[int, int, int, bool, bool, bool, list[int], dict[int, int], dict[int, int]]
     trail: int
     """The cards played since the state was made, as one number: what every seat has seen."""
     hands: list[int]
@@ -181,6 +210,14 @@ class SimState:
         self.held = held
         self.live = held if setup.live < 0 else setup.live
         self.trail = 0
+        trump = setup.trump
+        self.fixed = (
+            setup.players, trump, SUIT_MASKS[trump] if trump >= 0 else 0,
+            setup.must_trump and trump >= 0, setup.after_broken and trump >= 0, setup.bust_take,
+            kinds or _ALL_MEDIUM[setup.players], *_memos(trump),
+        )
+        """What `advance` reads that play does not change, in one tuple: it is unpacked at
+        each of the dozen calls a deal makes."""
         for card in setup.trick:
             self._add(card)
 
@@ -204,6 +241,7 @@ class SimState:
         other.held = self.held
         other.live = self.live
         other.trail = self.trail
+        other.fixed = self.fixed
         return other
 
     def to_act(self) -> int:
@@ -225,10 +263,20 @@ class SimState:
             self.broken,
         )
         kind = self.kinds[seat] if self.kinds is not None else MEDIUM
-        if kind == EASY:
-            return easy_card(legal, self.best, trump, need)
+        if kind == EASY:  # as `advance` finds them (_memos)
+            easy_memo = self.fixed[8]
+            key = (legal << 6 | self.best + 1) << 1 | (need > 0)
+            card = easy_memo.get(key, -1)
+            if card < 0:
+                card = easy_memo[key] = easy_card(legal, self.best, trump, need)
+            return card
         if kind == GREEDY:
-            return greedy_card(legal, trump, need)
+            greedy_memo = self.fixed[7]
+            key = legal << 1 | (need > 0)
+            card = greedy_memo.get(key, -1)
+            if card < 0:
+                card = greedy_memo[key] = greedy_card(legal, trump, need)
+            return card
         return choose_card(
             legal,
             hand,
@@ -347,16 +395,11 @@ def advance(state: SimState, me: int, branch_at: int, first: int = -1) -> None:
     `first`, when set, is the card the seat to act plays first (my move being searched)."""
     # SimState.policy_card, SimState.play and legal_mask written out, the state's fields held in
     # locals and stored back on return: this loop plays most cards of every simulated deal
-    players = state.players
-    trump = state.trump
-    tmask = SUIT_MASKS[trump] if trump >= 0 else 0
-    must_trump = state.must_trump and trump >= 0
-    lead_side = state.after_broken and trump >= 0
-    bust_take = state.bust_take
+    (players, trump, tmask, must_trump, lead_side, bust_take, kinds, greedy_memo,
+     easy_memo) = state.fixed
     hands = state.hands
     bids = state.bids
     won = state.won
-    kinds = state.kinds or _ALL_MEDIUM[players]
     trick = state.trick
     best = state.best
     best_pos = state.best_pos
@@ -369,7 +412,6 @@ def advance(state: SimState, me: int, branch_at: int, first: int = -1) -> None:
     pos = len(trick)
     led = trick[0] // 13 if pos else -1
     seat = (leader + pos) % players
-    greedy_memo, easy_memo = _memos(trump)
     while left > 0:
         if left == 1 and pos == 0 and first < 0 and held.bit_count() == players:
             # the last trick: every hand holds one card, so every play is forced
@@ -499,7 +541,8 @@ def _memos(trump: int) -> tuple[dict[int, int], dict[int, int]]:
     """The greedy and easy policies' cards already worked out with this trump, by legal cards,
     wish for tricks (and, for easy, the card to beat): a simulated deal meets the same few
     positions again and again (most greedy and easy cards are found here). Pure functions
-    memoised, so play is unchanged; each table is emptied when it reaches MEMO_SIZE."""
+    memoised, so play is unchanged; the tables are replaced by empty ones when one has
+    grown past MEMO_SIZE (looked at as each state is made: a deal's play adds a few dozen)."""
     memos = _MEMOS.get(trump)
     if memos is None or len(memos[0]) > MEMO_SIZE or len(memos[1]) > MEMO_SIZE:
         memos = _MEMOS[trump] = ({}, {})
@@ -538,6 +581,9 @@ def solve_sampled(
     the play shows. All `particles` are at my choice (or finished) with the same history; they
     are used up (their last move is played on them, saving a copy a deal).
     """
+    if len(particles) == 1:  # most groups, once the play has told the deals apart
+        state, weight = particles[0]
+        return weight * _solve_deal(state, me, table, branch_at, max(table))
     first = particles[0][0]
     if first.left == 0:
         return sum(weight * table[state.won[me]] for state, weight in particles)
@@ -555,6 +601,38 @@ def solve_sampled(
                 value += sum(weight * table[state.won[me]] for state, weight in group)
             else:
                 value += solve_sampled(group, me, table, branch_at)
+        if value > best:
+            best = value
+            if best >= ceiling:
+                break
+    return best
+
+
+def _solve_deal(state: SimState, me: int, table: list[int], branch_at: int, ceiling: int) -> int:
+    """`solve_sampled` of one deal, unweighted (its value is the weight times this): my best
+    score, my moves chosen seeing the deal, as the joint search does once a deal is the only
+    one left with its history. The weight factors out exactly (a product with a positive
+    weight keeps the order of scores), so the value is the same. `state` is used up.
+
+    A deal whose score can no longer change (every count of tricks still reachable scores the
+    same: the bid is missed for sure where a miss scores nothing, strict scoring) is settled
+    without playing on."""
+    won = state.won[me]
+    score = table[won]
+    left = state.left
+    if left == 0 or table[won:won + left + 1].count(score) == left + 1:
+        return score
+    legal = state.legal(me)
+    moves = distinct_moves(legal, state.live & ~state.hands[me])
+    best = -(1 << 30)
+    last = moves[-1]
+    for card in moves:
+        child = state if card == last else state.copy()
+        advance(child, me, branch_at, card)
+        if child.left == 0:
+            value = table[child.won[me]]
+        else:
+            value = _solve_deal(child, me, table, branch_at, ceiling)
         if value > best:
             best = value
             if best >= ceiling:

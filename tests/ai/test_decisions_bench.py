@@ -34,7 +34,7 @@ def test_recorded_decisions_replay_to_the_same_moves_and_values(
     decisions.main(["--check", str(path), "--parts"])
     out = capsys.readouterr().out
     assert f"decisions {recorded}: same move {recorded}, same move and values {recorded}" in out
-    assert re.search(r"deals p10/p50 \d+/12", out)
+    assert re.search(r"deals p10/p50/mean \d+/12/\d+\.\d;", out)
     share = re.findall(r"drawing it [\d.]+ ms \((\d+)%\)", out)
     assert share and 0 < int(share[0]) < 100  # the deals are drawn, and also searched
     by_part = out.split("cpu per deal by part:")[1].splitlines()[0]

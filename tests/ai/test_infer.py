@@ -88,3 +88,50 @@ def test_the_samplers_shuffle_orders_as_the_standard_librarys_does() -> None:
         theirs_rng.shuffle(theirs)
         assert ours == theirs
         assert ours_rng.random() == theirs_rng.random()
+
+
+def test_the_chain_starts_from_the_likeliest_of_its_first_deals() -> None:
+    """The chain's start stops weighing a deal that can no longer be the likeliest (issue 24):
+    it must start where weighing every seat of every deal would, from the same draws."""
+    compared = 0
+    for seed in range(12):
+        for tricks in (0, 2, 4):
+            game = _position(seed, tricks=tricks)
+            view = game.view(0)
+            k = read_view(view)
+            model = OpponentModel(view, k, enabled=True, exact_bids=seed % 2 == 0)
+            sampler = Sampler(k)
+            chain = Chain(sampler, model, random.Random(seed), steps=10, start_pool=8)
+            rng = random.Random(seed)
+            best = -1.0
+            start: list[int] = []
+            for _ in range(8):
+                hands, _stock = sampler.sample(rng)
+                weight = 1.0
+                for seat in sampler.seats:
+                    weight *= sum(model.seat_likelihoods(seat, hands[seat]))
+                if weight > best:
+                    best, start = weight, hands
+            assert chain.hands == start
+            assert chain.rng.getstate() == rng.getstate()
+            compared += 1
+    assert compared == 36
+
+
+def test_no_hand_weighs_more_than_the_models_ceiling() -> None:
+    """The chain's start relies on the ceiling: no hand a seat may hold weighs more."""
+    for seed in range(6):
+        game = _position(seed, tricks=seed % 4)
+        view = game.view(0)
+        k = read_view(view)
+        sampler = Sampler(k)
+        rng = random.Random(seed)
+        for exact in (True, False):
+            model = OpponentModel(view, k, enabled=True, exact_bids=exact,
+                                  priors={1: (0.5, 0.2, 0.2, 0.1), 2: (2.0, 1.0, 0.5, 0.5)})
+            for _ in range(300):
+                hands, _stock = sampler.sample(rng)
+                for seat in sampler.seats:
+                    assert sum(model.seat_likelihoods(seat, hands[seat])) <= (
+                        model.likelihood_ceiling(seat)
+                    )

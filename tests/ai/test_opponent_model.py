@@ -12,7 +12,13 @@ from engine.ai import create_player
 from engine.ai.bits import mask_of
 from engine.ai.knowledge import read_view
 from engine.ai.opponents import OpponentModel, _nearest_is, _neighbours
-from engine.ai.policy import TrickEstimator, easy_count, greedy_card, nearest_bid
+from engine.ai.policy import (
+    TrickEstimator,
+    easy_count,
+    forget_estimates,
+    greedy_card,
+    nearest_bid,
+)
 from engine.ai.sample import Sampler
 from engine.ai.sim import EASY, GREEDY, MEDIUM
 from engine.cards import STANDARD_DECK
@@ -116,10 +122,11 @@ def test_a_hands_likelihood_does_not_depend_on_the_hands_weighed_before_it() -> 
             for _ in range(40):
                 hands, _stock = sampler.sample(rng)
                 for seat in warm.opponents:
+                    first = warm.seat_likelihoods(seat, hands[seat])
+                    again = warm.seat_likelihoods(seat, hands[seat])  # as the model keeps it
+                    forget_estimates()  # the fresh model's estimator starts from nothing too
                     fresh = OpponentModel(view, knowledge, enabled=True, exact_bids=True)
-                    assert warm.seat_likelihoods(seat, hands[seat]) == fresh.seat_likelihoods(
-                        seat, hands[seat]
-                    )
+                    assert first == again == fresh.seat_likelihoods(seat, hands[seat])
                     compared += 1
     assert compared >= 5000
 
@@ -140,8 +147,17 @@ def test_easy_count_is_aces_trump_honours_and_long_trumps(cards: list[int], trum
 def test_the_trick_estimate_of_a_hand_is_the_same_before_and_after_others(
     hands: list[int], trump: int, size: int
 ) -> None:
-    """The estimate keeps each suit's share by pattern: a hand estimated after others gets what
-    a fresh estimator gives it."""
+    """The estimate keeps each suit's share by pattern, shared by every estimator of the same
+    table, hand size, trump and turned card: a hand estimated after others (by estimators of
+    other hand sizes and turned cards too) gets what a fresh estimator gives it."""
     warm = TrickEstimator(4, size, trump, 1 << 7)
+    others = [TrickEstimator(4, size % 13 + 1, trump, 1 << 7), TrickEstimator(4, size, trump, 0),
+              TrickEstimator(4, size, trump, 1 << 7, long_trumps=True)]
     for hand in hands:
-        assert warm.estimate(hand) == TrickEstimator(4, size, trump, 1 << 7).estimate(hand)
+        warmed = warm.estimate(hand)
+        near = [other.estimate(hand) for other in others]
+        forget_estimates()
+        assert warmed == TrickEstimator(4, size, trump, 1 << 7).estimate(hand)
+        assert near == [TrickEstimator(4, size % 13 + 1, trump, 1 << 7).estimate(hand),
+                        TrickEstimator(4, size, trump, 0).estimate(hand),
+                        TrickEstimator(4, size, trump, 1 << 7, long_trumps=True).estimate(hand)]

@@ -11,7 +11,19 @@ from hypothesis import strategies as st
 from engine import Game, Phase, Rules
 from engine.ai.bits import legal_mask, mask_of, trick_winner
 from engine.ai.policy import TAKE_WHEN_BUST, choose_card
-from engine.ai.sim import EASY, GREEDY, MEDIUM, Setup, SimState, advance, rollout, rollouts
+from engine.ai.sim import (
+    EASY,
+    GREEDY,
+    MEDIUM,
+    Particle,
+    Setup,
+    SimState,
+    advance,
+    distinct_moves,
+    rollout,
+    rollouts,
+    solve_sampled,
+)
 
 RULE_SETS = {
     "classic": {},
@@ -150,11 +162,12 @@ def test_advance_plays_every_seat_as_its_policy_would_card_by_card(
     )
 
 
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10_000), count=st.integers(1, 6))
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 10_000), count=st.integers(1, 8))
 def test_rollouts_of_several_bids_are_each_bids_own_rollout(seed: int, count: int) -> None:
     """A bid decision plays its candidates' hands together until they differ
-    (`rollouts`); each must still win exactly the tricks its own rollout wins."""
+    (`rollouts`, which asks a seat's policy once per class of bids it cannot tell apart);
+    each must still win exactly the tricks its own rollout wins."""
     rng = random.Random(seed)
     deck = list(range(52))
     rng.shuffle(deck)
@@ -173,3 +186,68 @@ def test_rollouts_of_several_bids_are_each_bids_own_rollout(seed: int, count: in
     assert rollouts(setup, hands, variants, kinds) == [
         rollout(setup, hands, bids, kinds) for bids in variants
     ]
+
+
+def _joint_value(particles: list[Particle], me: int, table: list[int], branch_at: int) -> float:
+    """The joint search by its definition: each distinct move tried for the whole group of
+    deals I cannot tell apart, the deals regrouped by the cards then seen, the best move's
+    summed score."""
+    first = particles[0][0]
+    if first.left == 0:
+        return sum(weight * table[state.won[me]] for state, weight in particles)
+    best = -float("inf")
+    for card in distinct_moves(first.legal(me), first.live & ~first.hands[me]):
+        groups: dict[int, list[Particle]] = {}
+        for state, weight in particles:
+            child = state.copy()
+            advance(child, me, branch_at, card)
+            groups.setdefault(child.trail, []).append((child, weight))
+        value = 0.0
+        for group in groups.values():
+            value += _joint_value(group, me, table, branch_at)
+        best = max(best, value)
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 100_000), count=st.integers(1, 12), branch_at=st.integers(1, 7),
+       played=st.integers(0, 12), strict=st.booleans())
+def test_the_joint_search_scores_every_group_of_deals_as_its_definition_does(
+    seed: int, count: int, branch_at: int, played: int, strict: bool
+) -> None:
+    """`solve_sampled`, with its shortcuts (a lone deal solved on its own, stopping at a line
+    that cannot be beaten), gives exactly the value of the plain definition, weights and all:
+    the search's speed-ups (issue 24) must not change what it computes."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    base = [sum(1 << card for card in deck[7 * seat: 7 * seat + 7]) for seat in range(4)]
+    setup = Setup(4, rng.randrange(-1, 4), rng.random() < 0.5, rng.random() < 0.5,
+                  not strict, False, rng.randrange(4), (), (0,) * 4, 7,
+                  rng.choice((-1, (1 << 52) - 1)))
+    bids = [rng.randrange(4) for _ in range(4)]
+    bid = bids[0]
+    table = [(10 + t if t == bid else (0 if strict else t)) for t in range(9)]
+    particles: list[Particle] = []
+    for _ in range(count):  # the same deal, or one with a card or two swapped between others
+        hands = base[:]
+        for _ in range(rng.randrange(3)):
+            a, b = rng.sample((1, 2, 3), 2)
+            ca = rng.choice([c for c in range(52) if hands[a] >> c & 1])
+            cb = rng.choice([c for c in range(52) if hands[b] >> c & 1])
+            hands[a] ^= 1 << ca | 1 << cb
+            hands[b] ^= 1 << ca | 1 << cb
+        state = SimState(setup, hands, bids, [rng.choice((MEDIUM, EASY, GREEDY))
+                                              for _ in range(4)])
+        for _ in range(played):
+            if state.left and (state.to_act() != 0 or state.hands[0].bit_count() > branch_at):
+                state.play(state.policy_card(state.to_act()))
+        advance(state, 0, branch_at)
+        particles.append((state, rng.choice((1.0, rng.random()))))
+    groups: dict[tuple[int, int], list[Particle]] = {}
+    for state, weight in particles:
+        groups.setdefault((state.trail, state.hands[0]), []).append((state, weight))
+    for group in groups.values():
+        expected = _joint_value([(state.copy(), weight) for state, weight in group], 0, table,
+                                branch_at)
+        assert solve_sampled(group, 0, table, branch_at) == expected

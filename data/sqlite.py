@@ -319,8 +319,7 @@ class SqliteDriver:
     async def statement(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """One statement, inline when the writer is idle, else in the writer's next group,
         landing or failing as if alone (see the module docstring)."""
-        if self._jobs == 0 and not self._closing and (
-                self.checkpointing is None or self.checkpointing.done()):
+        if self._jobs == 0 and not self._closing and self._checkpoint_idle():
             try:
                 rows = self._run_inline(sql, params)
             except BaseException:  # refused by SQLite, inline: its outcome
@@ -491,9 +490,7 @@ class SqliteDriver:
         """Start a background checkpoint every CHECKPOINT_EVERY writes; open the valve when the
         WAL file reached WAL_VALVE_BYTES (a stat, a few microseconds)."""
         self._writes_since_checkpoint += 1
-        if self._writes_since_checkpoint >= CHECKPOINT_EVERY and (
-            self.checkpointing is None or self.checkpointing.done()
-        ):
+        if self._writes_since_checkpoint >= CHECKPOINT_EVERY and self._checkpoint_idle():
             self._writes_since_checkpoint = 0
             self.checkpointing = asyncio.ensure_future(self.checkpoint())
             self.checkpointing.add_done_callback(_log_failure("WAL checkpoint"))
@@ -507,6 +504,10 @@ class SqliteDriver:
             self.valves += 1
             self._valve = self._in_turn(self._restart_wal)
             self._valve.add_done_callback(_log_failure("WAL valve checkpoint"))
+
+    def _checkpoint_idle(self) -> bool:
+        """No background checkpoint runs now."""
+        return self.checkpointing is None or self.checkpointing.done()
 
     async def checkpoint(self) -> list[Row]:
         """Copy the WAL back into the database without waiting for anyone (PASSIVE); returns

@@ -19,7 +19,8 @@ after them have moved and that person's DM shows the controls. The real bot from
 runs on a temporary SQLite database; only HTTP is faked (tests/discord/harness.py), so the
 figures are the bot's own cost: interaction in, engine, SQLite commit, presenter, response out.
 
-Prints per-action latency p50/p99 (from the gateway event to the interaction response), REST
+Prints per-action latency p50/p99 (from the gateway event to the interaction response, taken
+when the bot's request reaches the fake Discord, before the fake's own work on it), REST
 calls per human action and per player action (human and computer moves; besides the
 responses), and the longest event-loop stall (a monitor task measures how late its 2 ms ticks
 wake). Notifications are on as in the bot: a person whose turn waits `--nudge-after` seconds
@@ -280,6 +281,33 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   checkpoints unsynced: the tail is the WAL's pages being written again from its start while
   the kernel writes them back, not the fsync. CHECKPOINT_EVERY 30 against 10 (two pairs):
   p99 6.75 / 5.89 and 7.60 / 4.79 ms, valves 1-2 / 0: 10 stays.
+- Stop 27 (2026-12-02). The same plain loop (saves of a 3 KB row at 120/s in a file of 10,000
+  rows, a PASSIVE checkpoint on another thread every 10) puts the tail on the save right after
+  each checkpoint: it writes the WAL afresh and syncs its new header (SQLite does so under
+  NORMAL too), p50 0.94-1.10 ms, max 9.3-14.6 ms, against p50 0.29-0.34 ms and p99 0.50-0.53 ms
+  for the others (with a one-row write made first by the checkpoint's thread: those saves p50
+  0.32 ms, max 0.8). So stop 26's reading (pages under writeback) was wrong: it is the fsync.
+  Moving that first write to the store's writer thread (a one-row write queued as a checkpoint
+  that copied the whole WAL ends) took the fsync off the loop but put the saves that came
+  meanwhile on the group path: 218-279 saves in groups a run against the base's 89-115, save
+  p99 1.97-2.68 against 1.37-1.95 ms, p99 5.02, 6.08, 5.27 against 4.47, 4.95, 5.32 ms (three
+  pairs in turn, load 1.6-1.9): reverted. At 1,000 tables and 10 actions/s the p50 / p99 were
+  3.21 / 4.77 ms, as at 100 actions/s (3.26 / 4.72): the latency is the click's own path, not
+  queueing behind other clicks. bench/stages.py splits that path (below); the answer is now
+  timed when the bot's request reaches the fake, before the fake's own work on it (which took
+  0.3 ms of the measured latency: 1,000 tables, p50 / p99 3.26 / 4.72 -> 2.91 / 4.45 ms).
+  `python bench/stages.py --tables 10000 --actions 3000`, load 0.6-1.0, two runs, ms at p50
+  (p99; median in the slowest 1%): discord.py's parse 0.32-0.35 (0.57-0.60; 0.45-0.47), its
+  dispatch to our callback 0.25-0.28 (0.48; 0.40-0.41), the cog until the service 0.14-0.16,
+  the runner 0.03, the engine's move 0.17-0.18, the table's row (snapshot JSON) 0.27-0.29
+  (0.45-0.48; 0.40), the save 0.54-0.60 (1.36-1.45; 1.54-1.66), settling and publishing
+  0.45-0.52 (0.79-0.89; 0.79), the answer 0.32-0.35 (0.56-0.58; 0.48); total p50 2.54 / 2.83,
+  p99 4.22 / 4.49 ms. In the slowest 1% every stage is 30-60% slower and the save 2.5-3x: no
+  one stage makes the tail. Then three runs of bench/bot.py in a fast spell (load 1.0-1.4):
+  p99 3.61, 3.76, 4.14 ms; stall 13.8, 17.3, 13.6 ms; save p99 1.20-1.27 ms, max 4.0-10.2 ms;
+  earlier in the stop (load 1.6-1.9, the answer timed after the fake's work) main's p99 was
+  4.47-5.32 ms and two runs stalled 19.4 and 26.5 ms, which `--stall-stacks 14` (two runs,
+  max 13.9 ms) did not catch again.
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click
@@ -391,7 +419,7 @@ class Bench:
                 self.deferred += 1
             fut = self.answered.pop(call.interaction_id)
             if not fut.done():
-                fut.set_result(time.perf_counter())
+                fut.set_result(call.sent)
         elif call.is_rest:
             if self.counting:
                 kind = "DM" if call.audience is not None else "table"
@@ -978,7 +1006,8 @@ async def run(args: argparse.Namespace) -> int:
     if bench.saves:
         p50, p99 = statistics.median(bench.saves) * ms, pct(bench.saves, 99) * ms
         print(f"SQLite saves during the run (store.save_table, moves and bookkeeping; one "
-              f"writer, so a slow one delays the next): p50 {p50:.2f} ms, p99 {p99:.2f} ms; "
+              f"writer, so a slow one delays the next): p50 {p50:.2f} ms, p99 {p99:.2f} ms, "
+              f"max {max(bench.saves) * ms:.1f} ms; "
               f"the WAL valve stopped the writer {valves} times")
     if inline + grouped:
         print(f"single-statement writes (saves): {inline} inline on the event loop's thread "

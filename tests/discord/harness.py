@@ -25,6 +25,7 @@ import asyncio
 import itertools
 import logging
 import marshal
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,6 +77,9 @@ class Call:
     message_id: int | None = None  # the message created or edited, when there is one
     files: list[tuple[str, bytes]] = field(default_factory=list)  # attachments (name, bytes)
     interaction_id: int | None = None  # the interaction a webhook call answers
+    sent: float = field(default_factory=time.perf_counter, compare=False, repr=False)
+    """When the request reached the fake (perf_counter), before the fake did its own work: the
+    moment a real bot's request leaves for Discord (bench/bot.py times its answers by it)."""
 
     @property
     def body(self) -> dict[str, Any]:

@@ -177,7 +177,17 @@ class Settings:
     """A bid searches exactly this many deals, whatever the budget (0: the budget's): for
     measuring what the bid's share of the budget costs. Issue 24: with 200, today's 20 ms card
     search played -0.432 +- 0.206 against hard@fff6f55 at 200 deals, -0.858 +- 0.216 without
-    (bench/anchor.py, seed 7, 400 seat-hands): half the gap was the bid."""
+    (bench/anchor.py, seed 7, 400 seat-hands): half the gap was the bid. Over more seeds it is
+    less: +0.140 +- 0.079 points a hand over 20 ms bids (seeds 7-10 and 12-15, 3,200 seat-hands,
+    paired; -0.011 on seeds 12-15 alone), -0.323 +- 0.099 against hard@fff6f55 (seeds 7-10),
+    where 20 ms bids played -0.614 +- 0.121. Stop 27 also tried searching on (to 200 deals)
+    only the bids whose leader's expected loss to its rivals stayed high once the budget was
+    spent, so that at most ~4% of all decisions run long and the CPU p95 stays at 20 ms: with
+    a quarter of the bids extended, -0.034 +- 0.081 (8 seeds, paired), with 37% +0.083 +-
+    0.078, though offline those bids gave up 0.380 -> 0.273 points a bid against 1,000-deal
+    values (every bid at 200 deals: 0.222). Not kept. At --think-time 0.02 itself 11.4% of
+    all decisions ran over 20 ms of CPU (p95 20.1 ms, the batch that ends a search); at 0.0195,
+    1.5% (p95 19.6 ms)."""
     @classmethod
     def names(cls) -> tuple[str, ...]:
         return tuple(field.name for field in fields(cls))

@@ -296,7 +296,7 @@ class SqliteDriver:
                 raise StoreError(f"{path} is not a usable SQLite database: {err}") from err
             if found > known:
                 raise SchemaTooNew(str(path), found, known)
-            await session.execute("PRAGMA journal_mode = WAL")
+            await _in_wal_mode(session)
             for pragma in _writing_pragmas(synchronous):
                 await session.execute(f"PRAGMA {pragma}")
             await apply_migrations(session, str(path))
@@ -553,6 +553,23 @@ def _inline_writer(path: Path, synchronous: Synchronous) -> sqlite3.Connection:
         inline.close()
         raise
     return inline
+
+
+async def _in_wal_mode(session: SqliteSession) -> None:
+    """Switch the file to WAL, trying again for up to BUSY_TIMEOUT_MS while another process
+    holds its lock: two processes opening one new file at the same moment (a first `docker
+    compose up`) each need the lock from the shared one they hold, and SQLite refuses one of
+    them at once, without waiting (waiting there could wait forever), so in 2 of 6 runs one
+    process of tests/data/test_migrations.py's start-together test failed to start."""
+    give_up = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            await session.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if not _busy(err) or time.monotonic() > give_up:
+                raise
+        await asyncio.sleep(0.01)
 
 
 def _busy(error: sqlite3.OperationalError) -> bool:

@@ -947,6 +947,7 @@ async def run(args: argparse.Namespace) -> int:
             profile.enable()
         driver: Any = h.bot.store._driver  # type: ignore[attr-defined]
         valves0 = getattr(driver, "valves", 0)
+        starts0 = getattr(driver, "wal_starts", 0)
         paths0 = write_paths(driver)
         bench.counting = True
         cpu0 = time.process_time()
@@ -984,6 +985,7 @@ async def run(args: argparse.Namespace) -> int:
             profile.disable()
             profile.dump_stats(args.profile)
         valves = getattr(driver, "valves", 0) - valves0
+        wal_starts = getattr(driver, "wal_starts", 0) - starts0
         inline, grouped, refused = (b - a for a, b in zip(paths0, write_paths(driver), strict=True))
         await asyncio.sleep(quiet)
         bench.counting = False
@@ -1008,7 +1010,8 @@ async def run(args: argparse.Namespace) -> int:
         print(f"SQLite saves during the run (store.save_table, moves and bookkeeping; one "
               f"writer, so a slow one delays the next): p50 {p50:.2f} ms, p99 {p99:.2f} ms, "
               f"max {max(bench.saves) * ms:.1f} ms; "
-              f"the WAL valve stopped the writer {valves} times")
+              f"the WAL valve stopped the writer {valves} times; the writer started the WAL "
+              f"afresh {wal_starts} times (after a checkpoint had copied it whole)")
     if inline + grouped:
         print(f"single-statement writes (saves): {inline} inline on the event loop's thread "
               f"(the writer idle), {grouped} in groups on the writer's thread (busy, or {refused} "

@@ -92,3 +92,62 @@ async def test_data_survive_reopening_after_checkpoints(
         loaded = await store.load_active_tables(validate=lambda t: None)
         assert [t.id for t in loaded.ok] == [table_id]
         assert len(await store.actions(table_id)) == 50
+
+
+def _wal_generation(path: Path) -> int:
+    """The WAL header's checkpoint sequence number: SQLite adds one each time it writes the WAL
+    afresh from its start."""
+    with open(f"{path}-wal", "rb") as wal:
+        return int.from_bytes(wal.read(16)[12:16], "big")
+
+
+async def test_the_writer_starts_the_wal_afresh_after_a_checkpoint_copied_it_whole(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first write into a WAL copied back whole writes it afresh and syncs its header (an
+    fsync). The writer makes that write, queued as the checkpoint ends, so the save that comes
+    next neither waits for the fsync on the event loop's thread nor starts the WAL itself."""
+    monkeypatch.setattr(data.sqlite, "CHECKPOINT_EVERY", 5)
+    async with await Store.open(db_path, clock=FakeClock()) as store:
+        driver = store._driver
+        assert isinstance(driver, SqliteDriver)
+        table = await new_table(store)
+        saves = 0
+        while driver.checkpointing is None:
+            await store.save_table(replace(table, saves=table.saves + saves), Action("bid", 0))
+            saves += 1
+        generation = _wal_generation(db_path)
+        [(busy, frames, copied)] = await driver.checkpointing
+        assert busy == 0 and frames == copied > 0  # nothing was written during it
+        in_groups = driver.written_in_groups
+        await store.save_table(replace(table, saves=table.saves + saves), Action("bid", 1))
+        assert driver.written_in_groups == in_groups + 1  # behind the writer's one-row write
+        assert driver.wal_starts == 1
+        assert _wal_generation(db_path) == generation + 1
+        assert await driver.read("SELECT restarts FROM wal_restarts") == [(1,)]
+        inline = driver.written_inline
+        await store.save_table(replace(table, saves=table.saves + saves + 1), Action("bid", 2))
+        assert driver.written_inline == inline + 1  # and inline again after it
+        assert _wal_generation(db_path) == generation + 1
+        assert len(await store.actions(table.id)) == saves + 2
+
+
+async def test_a_failed_fresh_start_of_the_wal_is_logged_and_the_saves_go_on(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(data.sqlite, "CHECKPOINT_EVERY", 5)
+    async with await Store.open(db_path, clock=FakeClock()) as store:
+        driver = store._driver
+        assert isinstance(driver, SqliteDriver)
+        await driver.exclusive(lambda session: session.execute("DROP TABLE wal_restarts"))
+        table = await new_table(store)
+        saves = 0
+        while driver.checkpointing is None:
+            await store.save_table(replace(table, saves=table.saves + saves), Action("bid", 0))
+            saves += 1
+        await driver.checkpointing
+        for n in range(3):  # the first waits behind the failed write; the writer is free after
+            await store.save_table(replace(table, saves=table.saves + saves + n), Action("bid", n))
+        assert driver.wal_starts == 0
+        assert "WAL restart failed" in caplog.text
+        assert len(await store.actions(table.id)) == saves + 3

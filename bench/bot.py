@@ -291,7 +291,14 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   that copied the whole WAL ends) took the fsync off the loop but put the saves that came
   meanwhile on the group path: 218-279 saves in groups a run against the base's 89-115, save
   p99 1.97-2.68 against 1.37-1.95 ms, p99 5.02, 6.08, 5.27 against 4.47, 4.95, 5.32 ms (three
-  pairs in turn, load 1.6-1.9): reverted. At 1,000 tables and 10 actions/s the p50 / p99 were
+  pairs in turn, load 1.6-1.9, a slow spell: CPU 5.5-5.7 ms an action). Measured again later
+  in a quiet spell (CPU 3.1-4.4 ms an action, load 0.4-0.7, the scheduler's fix below in both,
+  three pairs in turn, writer's restart / inline): p99 3.29 / 3.07, 2.67 / 3.64, 3.30 / 3.23
+  ms; save p99 0.73 / 0.88, 0.57 / 1.13, 0.80 / 1.05 ms, max 1.8 / 2.5, 1.4 / 4.7, 2.2 / 4.5
+  ms; stall 7.5 / 6.0, 5.7 / 10.1, 6.7 / 7.5 ms; saves in groups 60 / 49, 40 / 48, 61 / 58;
+  the loop's steps over 6 ms, all clicks' (timed around asyncio's Handle._run): none / 2-3 a
+  run. It is kept (data/sqlite.py): the fsync's tail belongs off the loop, where only the
+  saves behind it wait. At 1,000 tables and 10 actions/s the p50 / p99 were
   3.21 / 4.77 ms, as at 100 actions/s (3.26 / 4.72): the latency is the click's own path, not
   queueing behind other clicks. bench/stages.py splits that path (below); the answer is now
   timed when the bot's request reaches the fake, before the fake's own work on it (which took
@@ -307,7 +314,13 @@ Figures (2026-12-01, the shared 2-core machine; its load average in brackets, fr
   p99 3.61, 3.76, 4.14 ms; stall 13.8, 17.3, 13.6 ms; save p99 1.20-1.27 ms, max 4.0-10.2 ms;
   earlier in the stop (load 1.6-1.9, the answer timed after the fake's work) main's p99 was
   4.47-5.32 ms and two runs stalled 19.4 and 26.5 ms, which `--stall-stacks 14` (two runs,
-  max 13.9 ms) did not catch again.
+  max 13.9 ms) did not catch again. Timing every step of the loop instead (a wrapper of
+  asyncio's Handle._run, outside the repository) caught one: a 23.3 ms step of the scheduler
+  (bot/scheduler.py), which handed on every deadline due at once in one step (the nudges of
+  tables dealt together) and dropped every stale entry in a row (the heap held ~28,000, 21,700
+  live); it now hands on one deadline a loop iteration. After it, in three runs, no scheduler
+  step over 6 ms; the longest steps were single clicks (6-10 ms; one of 33.8 ms, the inline
+  save's WAL header fsync, before the writer took that over).
 
 Garbage collection: with 1,000 tables the heap holds ~180k objects, and a full collection of
 it stalls the loop for 100-300 ms on this machine. The cogs leave no cyclic garbage per click

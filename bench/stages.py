@@ -147,6 +147,7 @@ def report() -> None:
 
 
 if __name__ == "__main__":
+    bench_bot.__doc__ = __doc__  # its --help describes this script, with bench/bot.py's options
     install()
     try:
         code = bench_bot.main()

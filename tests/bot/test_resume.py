@@ -377,6 +377,7 @@ async def test_an_upgrade_to_message_rows_keeps_the_live_tables_messages(
     await store.close()
     with sqlite3.connect(db_path) as db:  # back to version 13: no message rows
         db.execute("DROP TABLE table_messages")
+        db.execute("DROP TABLE wal_restarts")  # 0015's
         db.execute("DELETE FROM schema_version WHERE version >= 14")
 
     store = await Store.open(db_path)

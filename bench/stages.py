@@ -18,8 +18,7 @@ slowest 1%. The wrappers cost a few microseconds a stage; the stages are:
     -> followed             settling (timer, computers) and publishing (the presenter's plans)
     -> answered             the answer rendered and handed to Discord (cogs/ohhell.py)
 
-Figures (2026-12-02, stop 27, the shared 2-core machine, load 1.0-1.7) are in bench/bot.py's
-docstring.
+Figures (2026-12-02, stop 27, the shared 2-core machine) are in bench/bot.py's docstring.
 """
 
 from __future__ import annotations

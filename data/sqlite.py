@@ -533,16 +533,11 @@ class SqliteDriver:
 
     async def _start_wal(self) -> None:
         """In the writer's turn: a one-row write, the first into a WAL copied back whole, so
-        SQLite writes the WAL afresh and syncs its new header here, on the writer's thread. The
-        three steps go to aiosqlite's queue at once, so its thread runs them back to back."""
-        steps = ("BEGIN IMMEDIATE", "UPDATE wal_restarts SET restarts = restarts + 1", "COMMIT")
-        done = await asyncio.gather(*(asyncio.ensure_future(self._writer.execute(sql))
-                                      for sql in steps), return_exceptions=True)
-        failed = [outcome for outcome in done if isinstance(outcome, BaseException)]
-        if failed:
-            if self._writer.connection.in_transaction:
-                await _rollback(self._writer)
-            raise failed[0]
+        SQLite writes the WAL afresh and syncs its new header here, on the writer's thread (a
+        group of one: its steps go to aiosqlite's queue at once)."""
+        [outcome] = await self._together([("UPDATE wal_restarts SET restarts = restarts + 1", ())])
+        if isinstance(outcome, _Failed):
+            raise outcome.error
         self.wal_starts += 1
 
     def _checkpoint_idle(self) -> bool:

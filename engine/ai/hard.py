@@ -62,9 +62,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 
+import numpy as np
+
 from engine.ai.bits import FULL, mask_of
 from engine.ai.history import kind_priors
 from engine.ai.infer import Chain
+from engine.ai.kernel.bids import bid_rollouts
+from engine.ai.kernel.play import deal_row, rules_row, with_hands
 from engine.ai.knowledge import Knowledge, read_view
 from engine.ai.learned import BIDS, bid_values, blend, card_values, close_call
 from engine.ai.opponents import OpponentModel
@@ -81,7 +85,6 @@ from engine.ai.sim import (
     best_response,
     distinct_moves,
     rollout,
-    rollouts,
     solve_sampled,
     solve_sampled_makes,
 )
@@ -619,6 +622,8 @@ class HardPlayer(MediumPlayer):
         leader = (dealer + 1) % players
         setup = Setup.hand_start(k, bust_take, live, leader, tricks)
         extra_setup = Setup.hand_start(k, bust_take, live, leader, tricks + 1)
+        template = deal_row(setup, [0] * players)
+        kernel_rules = rules_row(setup)
         extra_tables = {
             b: [hand_points(rules, b, t, tricks + 1, view.blind) for t in range(tricks + 3)]
             for b in legal
@@ -686,9 +691,12 @@ class HardPlayer(MediumPlayer):
                     plain.append(b)
                     variants.append(bids)
             if plain:
-                for b, won in zip(plain, rollouts(setup, hands, variants, kinds), strict=True):
-                    totals[b] += weight * tables[b][won[me]]
-                    if won[me] == b:
+                won_by = np.empty(len(plain), dtype=np.int64)
+                bid_rollouts(with_hands(template, hands, kinds, live), kernel_rules,
+                             np.array(variants, dtype=np.int64), me, won_by)
+                for b, won in zip(plain, won_by.tolist(), strict=True):
+                    totals[b] += weight * tables[b][won]
+                    if won == b:
                         makes[b] += weight
             if deals in PRUNE_AT:
                 alive_bids = _prune(alive_bids, totals, mass, PRUNE_AT[deals] * spread)

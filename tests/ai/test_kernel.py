@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from engine.ai import policy
 from engine.ai.kernel import cards, play
-from engine.ai.sim import EASY, GREEDY, MEDIUM, Setup, SimState, advance
+from engine.ai.kernel.bids import bid_rollouts
+from engine.ai.sim import EASY, GREEDY, MEDIUM, Setup, SimState, advance, rollouts
 
 WRAP = 1 << 64
 
@@ -108,3 +109,34 @@ def test_each_policy_picks_the_same_card(seed: int) -> None:
         policy.choose_card(legal, hand, best, trump, others, need, left, last, take))
     assert cards.easy_card(legal, best, trump, need) == policy.easy_card(legal, best, trump, need)
     assert cards.greedy_card(legal, trump, need) == policy.greedy_card(legal, trump, need)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 1 << 30), count=st.integers(1, 9))
+def test_a_bid_rollout_wins_what_sims_rollouts_win(seed: int, count: int) -> None:
+    rng = random.Random(seed)
+    players = rng.randrange(2, 8)
+    size = rng.randrange(1, 52 // players + 1)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [sum(1 << card for card in deck[size * seat: size * seat + size])
+             for seat in range(players)]
+    trump = rng.randrange(-1, 4)
+    setup = Setup(players, trump, rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.5,
+                  False, rng.randrange(players), (), (0,) * players, size,
+                  rng.choice((-1, (1 << 52) - 1)))
+    kinds = [rng.choice((MEDIUM, EASY, GREEDY)) for _ in range(players)]
+    me = rng.randrange(players)
+    base = [rng.randrange(size + 1) for _ in range(players)]
+    variants = []
+    for _ in range(count):
+        bids = base[:]
+        bids[me] = rng.randrange(size + 1)
+        if rng.random() < 0.3:
+            bids[rng.randrange(players)] = rng.randrange(size + 1)
+        variants.append(bids)
+    won = np.zeros(count, dtype=np.int64)
+    bid_rollouts(play.deal_row(setup, hands, kinds), play.rules_row(setup),
+                 np.array(variants, dtype=np.int64), me, won)
+    expected = rollouts(setup, hands, variants, kinds)
+    assert [int(w) for w in won] == [result[me] for result in expected]

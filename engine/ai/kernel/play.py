@@ -190,3 +190,18 @@ def tricks_won(state: Row, seat: int) -> int:
     return state[WON + seat]  # type: ignore[no-any-return]
 
 
+
+
+def with_hands(template: Row, hands: list[int], kinds: list[int], live: int) -> Row:
+    """`template` (a `deal_row`) with these hands and kinds: a sampled deal at its position;
+    `live` as Setup.live."""
+    row = template.copy()
+    players = len(hands)
+    row[HANDS:HANDS + players] = hands
+    row[KINDS:KINDS + players] = kinds
+    held = 0
+    for hand in hands:
+        held |= hand
+    row[HELD] = held
+    row[LIVE] = held if live < 0 else live
+    return row

@@ -60,7 +60,7 @@ class Work(NamedTuple):
 
 
 @jit
-def make_work(particles: int, levels: int) -> Work:
+def _make_work(particles: int, levels: int) -> Work:
     return Work(
         np.empty((levels, particles, WIDTH), np.int64),
         np.empty((levels, particles), np.float64),
@@ -291,11 +291,11 @@ def card_values(rows: Rows, weights: Weights, rules: Row, bids: Row, me: int, ta
     with a target, each group's weight of made bids to `makes[i]` in turn, as `_joint_search`
     adds them to its totals and makes (so the sums are bit for bit the same)."""
     particles = rows.shape[0]
-    work = make_work(particles, bit_count(rows[0, HANDS + me]) + 2)
+    work = _make_work(particles, bit_count(rows[0, HANDS + me]) + 2)
     root = _top()
     bounds = work.bounds[root]
     for i in alive:
-        groups = _after_card(rows, weights, root, particles, candidates[i], rules, bids, me,
+        groups = _after_card(rows, weights, 0, particles, candidates[i], rules, bids, me,
                              branch_at, work, root)
         value = 0.0
         for group in range(groups):

@@ -4,7 +4,9 @@ engine/ai/sim.py and engine/ai/policy.py, card for card, at a small fraction of 
 A decision's CPU is the deals it simulates (issue 24: 20 ms must buy the 200 deals the 0.5 s
 player searches). The Python simulator is near its floor; these kernels run the same rules on
 int64 bit sets. Tests play both on the same positions and require the same cards, tricks and
-scores (tests/ai/test_kernel.py).
+scores (tests/ai/test_kernel.py); the searches over them (search.py: the joint search of a
+batch of sampled deals, best_response) the same values, bit for bit
+(tests/ai/test_kernel_search.py).
 
 Compiled once per machine: numba keeps the machine code beside the source (`cache=True`), or
 in NUMBA_CACHE_DIR where that is not writable.

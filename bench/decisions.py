@@ -144,6 +144,8 @@ _DRAWER = HardPlayer._drawer
 
 
 SIM_PARTS = {
+    "batch_values": "card search simulation",
+    "bid_rollouts": "bid rollouts",
     "after_card": "card search simulation",
     "solve_sampled": "card search simulation",
     "solve_sampled_makes": "card search simulation",
@@ -151,7 +153,8 @@ SIM_PARTS = {
     "rollout": "bid rollouts",
     "rollouts": "bid rollouts",
 }
-"""The simulator's entry points the hard player calls (engine/ai/sim.py), by part."""
+"""The simulator's entry points the hard player calls (engine/ai/kernel/, and engine/ai/sim.py
+in an older engine), by part."""
 
 
 @contextmanager

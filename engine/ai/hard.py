@@ -68,7 +68,8 @@ from engine.ai.bits import FULL, mask_of
 from engine.ai.history import kind_priors
 from engine.ai.infer import Chain
 from engine.ai.kernel.bids import bid_rollouts
-from engine.ai.kernel.play import deal_row, rules_row, with_hands
+from engine.ai.kernel.play import WIDTH, deal_row, rules_row, with_hands
+from engine.ai.kernel.search import card_values as batch_values
 from engine.ai.knowledge import Knowledge, read_view
 from engine.ai.learned import BIDS, bid_values, blend, card_values, close_call
 from engine.ai.opponents import OpponentModel
@@ -78,15 +79,11 @@ from engine.ai.sample import Sampler
 from engine.ai.sim import (
     EASY,
     GREEDY,
-    Particle,
     Setup,
     SimState,
-    after_card,
     best_response,
     distinct_moves,
     rollout,
-    solve_sampled,
-    solve_sampled_makes,
 )
 from engine.ai.special import Option, SpecialSearch
 from engine.cards import STANDARD_DECK, Card
@@ -469,6 +466,15 @@ class HardPlayer(MediumPlayer):
         searched = 0  # deals times the candidates scored in each: what the CPU bought
         started = time.thread_time()
         cost = 0.0  # CPU seconds a deal has cost per candidate searched, so far
+        setup = search.setup
+        live = setup.live
+        template = deal_row(setup, [0] * setup.players)
+        rules = rules_row(setup)
+        bids = np.array(search.bids, dtype=np.int64)
+        table = np.array(search.table, dtype=np.int64)
+        candidates = np.array(search.candidates, dtype=np.int64)
+        rows = np.empty((batch_size, WIDTH), dtype=np.int64)
+        weights = np.empty(batch_size)
         while deals < budget.limit:
             if not timed:
                 size = min(batch_size, budget.limit - deals)
@@ -479,28 +485,25 @@ class HardPlayer(MediumPlayer):
                            int(SAFETY * budget.left() / (cost * len(alive))))
                 if size < 1:
                     break
-            pending: list[Particle] = []
-            while len(pending) < size and deals < budget.limit:
+            count = 0
+            while count < size and deals < budget.limit:
                 weight, hands, _stock, kinds = search.draw()
                 deals += 1
                 if weight > 0.0:
-                    pending.append((SimState(search.setup, hands, search.bids, kinds), weight))
-            if pending:
+                    rows[count] = with_hands(template, hands, kinds, live)
+                    weights[count] = weight
+                    count += 1
+            if count:
+                values = np.zeros(len(search.candidates))
+                makes = np.zeros(len(search.candidates))
+                batch_values(rows[:count], weights[:count], rules, bids, me, table, branch_at,
+                            candidates, np.array(alive, dtype=np.int64), target, values, makes)
                 for i in alive:
-                    value = 0.0
-                    for group in after_card(pending, search.candidates[i], me, branch_at):
-                        if target >= 0:
-                            group_value, made = solve_sampled_makes(
-                                group, me, search.table, branch_at, target
-                            )
-                            value += group_value
-                            search.makes[i] += made
-                        else:
-                            value += solve_sampled(group, me, search.table, branch_at)
-                    totals[i] += value
-                batch_mass = sum(weight for _, weight in pending)
+                    totals[i] += float(values[i])
+                    search.makes[i] += float(makes[i])
+                batch_mass = sum(weights[:count].tolist())
                 mass += batch_mass
-                searched += len(pending) * len(alive)
+                searched += count * len(alive)
                 for i in alive:
                     search.seen[i] += batch_mass
             if timed:

@@ -105,7 +105,7 @@ def test_a_timed_card_decision_sizes_its_last_batch_to_end_inside_the_budget(
     monkeypatch.setattr(hard_module, "time", SimpleNamespace(thread_time=clock,
                                                              perf_counter=clock))
     drawer = HardPlayer._drawer
-    after_card = hard_module.after_card
+    batch_values = hard_module.batch_values
 
     def costly(self: HardPlayer, sampler: Any, model: Any) -> Callable[[], Any]:
         draw = drawer(self, sampler, model)
@@ -116,12 +116,14 @@ def test_a_timed_card_decision_sizes_its_last_batch_to_end_inside_the_budget(
 
         return timed
 
-    def played(particles: list[Any], *args: Any) -> Any:
-        clock.now += clock.per_play * len(particles)
-        return after_card(particles, *args)
+    def played(rows: Any, weights: Any, rules: Any, bids: Any, me: int, table: Any,
+               branch_at: int, candidates: Any, alive: Any, *rest: Any) -> Any:
+        clock.now += clock.per_play * len(rows) * len(alive)
+        return batch_values(rows, weights, rules, bids, me, table, branch_at, candidates,
+                            alive, *rest)
 
     monkeypatch.setattr(HardPlayer, "_drawer", costly)
-    monkeypatch.setattr(hard_module, "after_card", played)
+    monkeypatch.setattr(hard_module, "batch_values", played)
     player = HardPlayer(seed=2, think_time=0.01)
     player.choose_move(opening_lead())
     assert clock.now <= 0.01 + 1e-9, "the last batch ran past the budget"

@@ -68,7 +68,8 @@ from engine.ai.bits import FULL, mask_of
 from engine.ai.history import kind_priors
 from engine.ai.infer import Chain
 from engine.ai.kernel.bids import bid_rollouts
-from engine.ai.kernel.play import WIDTH, deal_row, rules_row, with_hands
+from engine.ai.kernel.play import WIDTH, WON, advance, deal_row, play, rules_row, with_hands
+from engine.ai.kernel.search import best_response_value
 from engine.ai.kernel.search import card_values as batch_values
 from engine.ai.knowledge import Knowledge, read_view
 from engine.ai.learned import BIDS, bid_values, blend, card_values, close_call
@@ -80,10 +81,7 @@ from engine.ai.sim import (
     EASY,
     GREEDY,
     Setup,
-    SimState,
-    best_response,
     distinct_moves,
-    rollout,
 )
 from engine.ai.special import Option, SpecialSearch
 from engine.cards import STANDARD_DECK, Card
@@ -417,6 +415,10 @@ class HardPlayer(MediumPlayer):
         candidates = search.candidates
         alive = search.alive
         totals = search.totals
+        template = deal_row(setup, [0] * setup.players)
+        rules = rules_row(setup)
+        bids = np.array(search.bids, dtype=np.int64)
+        table = np.array(search.table, dtype=np.int64)
         mass = 0.0
         deals = 0
         while budget.more(deals):
@@ -427,18 +429,17 @@ class HardPlayer(MediumPlayer):
             mass += weight
             for i in alive:
                 search.seen[i] += weight
-            if branch_at > 0:
-                root = SimState(setup, hands, search.bids, kinds)
-                for i in alive:
-                    state = root.copy()
-                    state.play(candidates[i])
-                    totals[i] += weight * best_response(
-                        state, me, search.table, branch_at, ceiling
-                    )
-            else:
-                for i in alive:
-                    won = rollout(setup, hands, search.bids, kinds, forced=candidates[i])
-                    totals[i] += weight * search.table[won[me]]
+            root = with_hands(template, hands, kinds, setup.live)
+            for i in alive:
+                state = root.copy()
+                if branch_at > 0:
+                    play(state, rules, candidates[i])
+                    value = best_response_value(state, rules, bids, me, table, branch_at,
+                                                ceiling)
+                else:
+                    advance(state, rules, bids, -1, 0, candidates[i])
+                    value = search.table[state[WON + me]]
+                totals[i] += weight * value
             if deals in PRUNE_AT:
                 alive[:] = _prune(alive, totals, mass, PRUNE_AT[deals] * spread)
                 if len(alive) == 1:
@@ -626,6 +627,7 @@ class HardPlayer(MediumPlayer):
         setup = Setup.hand_start(k, bust_take, live, leader, tricks)
         extra_setup = Setup.hand_start(k, bust_take, live, leader, tricks + 1)
         template = deal_row(setup, [0] * players)
+        extra_template = deal_row(extra_setup, [0] * players)
         kernel_rules = rules_row(setup)
         extra_tables = {
             b: [hand_points(rules, b, t, tricks + 1, view.blind) for t in range(tricks + 3)]
@@ -681,15 +683,19 @@ class HardPlayer(MediumPlayer):
                     dealt = hands[:]
                     for i, s in enumerate(order):
                         dealt[s] |= 1 << stock[i]
-                    won = rollout(extra_setup, dealt, bids, kinds)
-                    totals[b] += weight * extra_tables[b][won[me]]
-                    if won[me] == b:
+                    extra_won = np.empty(1, dtype=np.int64)
+                    bid_rollouts(with_hands(extra_template, dealt, kinds, live), kernel_rules,
+                                 np.array([bids], dtype=np.int64), me, extra_won)
+                    won_extra = int(extra_won[0])
+                    totals[b] += weight * extra_tables[b][won_extra]
+                    if won_extra == b:
                         makes[b] += weight
                 elif bid_branch_at > 0:
                     table = tables[b]
-                    totals[b] += weight * best_response(
-                        SimState(setup, hands, bids, kinds), me, table, bid_branch_at, max(table)
-                    )
+                    totals[b] += weight * best_response_value(
+                        with_hands(template, hands, kinds, live), kernel_rules,
+                        np.array(bids, dtype=np.int64), me, np.array(table, dtype=np.int64),
+                        bid_branch_at, max(table))
                 else:
                     plain.append(b)
                     variants.append(bids)

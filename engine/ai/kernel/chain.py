@@ -9,7 +9,6 @@ infer.py's `Chain.draw` does."""
 
 from __future__ import annotations
 
-import random
 from typing import NamedTuple
 
 import numpy as np
@@ -223,7 +222,8 @@ def draw_weighed(deals: Deals, model: Model, state: rng.State, walk: Walk, rows:
 
 class KernelDrawer:
     """The deals of one decision, compiled: the chain (`steps` > 0, as hard.py draws where the
-    model is informative) or sampled deals weighed by the model (`steps` 0)."""
+    model is informative) or sampled deals weighed by the model (`steps` 0). `seed`: 64 bits
+    from the player's rng (`rng.getrandbits(64)`), so a decision replays from its seed."""
 
     def __init__(self, sampler: Sampler, model: OpponentModel, seed: int, steps: int,
                  start_pool: int = 8) -> None:
@@ -236,12 +236,6 @@ class KernelDrawer:
         self.walk = _walk(self.deals, model.players)
         if steps > 0:
             start(self.deals, self.model, self.state, start_pool, self.walk)
-
-    @classmethod
-    def seeded_by(cls, sampler: Sampler, model: OpponentModel, rng_: random.Random,
-                  steps: int) -> KernelDrawer:
-        """A drawer seeded from the player's rng (one draw of 64 bits)."""
-        return cls(sampler, model, rng_.getrandbits(64), steps)
 
     def draw_rows(self, rows: Ints, count: int, first: int = 0,
                   weights: Floats | None = None, stocks: Ints | None = None) -> None:

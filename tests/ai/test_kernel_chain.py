@@ -11,6 +11,7 @@ the acceptance or the weighing goes past it)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 from hypothesis import given, settings
@@ -27,21 +28,22 @@ from engine.ai.sample import Sampler
 from .kernel_positions import late_position, random_model, random_position
 
 
-def assert_fits(k: Knowledge, hands: list[int], stock: list[int], kinds: list[int]) -> None:
-    """My hand as it is; every other seat its known cards, its count, no shown void broken;
-    the hidden cards each in one place."""
-    assert hands[k.seat] == k.hand
+def assert_fits(k: Knowledge, hands: list[int], stock: list[int], kinds: list[int],
+                voids_kept: bool = True) -> None:
+    """My hand as it is (dealt too where I bid blind); every other seat its known cards; every
+    seat its count; no shown void broken (unless relaxed); the hidden cards each in one place."""
     assert [hand.bit_count() for hand in hands] == k.held
     placed = 0
     for seat, hand in enumerate(hands):
-        assert hand & k.known[seat] == k.known[seat]
-        if seat == k.seat:
+        if seat == k.seat and not k.blind:
+            assert hand == k.hand
             continue
+        assert hand & k.known[seat] == k.known[seat]
         hidden = hand & ~k.known[seat]
         assert not hidden & placed
         placed |= hidden
         for suit in range(4):
-            if k.voids[seat] >> suit & 1:
+            if voids_kept and k.voids[seat] >> suit & 1:
                 assert not hand & SUIT_MASKS[suit]
     out = 0
     for card in stock:
@@ -154,3 +156,29 @@ def test_the_chain_draws_deals_as_often_as_the_model_weighs_them() -> None:
             python[where[deal]] += model.weigh(hands, rng)[0]
         python /= python.sum()
         assert 0.5 * np.abs(weighed - python).sum() < 0.1, (seed, players)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 1 << 30), steps=st.sampled_from((0, 10)))
+def test_a_blind_seats_own_hand_is_drawn_too(seed: int, steps: int) -> None:
+    """A blind bid deals the seat's own hand as well (hard.py's search_bid, sample_own)."""
+    view, k = random_position(seed)
+    blind = replace(k, hand=0, blind=True, unseen=k.unseen | k.hand)
+    model = random_model(view, blind, random.Random(seed))
+    drawer = KernelDrawer(Sampler(blind, sample_own=True), model, seed, steps)
+    for _ in range(20):
+        _weight, hands, stock, kinds = drawer.draw()
+        assert_fits(blind, hands, stock, kinds)
+        assert kinds[k.seat] == KIND_CODES[0]
+
+
+def test_where_voids_leave_no_room_they_are_relaxed() -> None:
+    """sample.py's fallback: after 30 tries that found no room, voids are ignored."""
+    view, k = random_position(11)
+    everything = replace(k, voids=[0b1111 if seat != k.seat else 0 for seat in range(k.players)])
+    sampler = Sampler(everything)
+    assert any(sampler.caps)
+    drawer = KernelDrawer(sampler, OpponentModel(view, everything, True), 3, 0)
+    for _ in range(5):
+        _weight, hands, stock, kinds = drawer.draw()
+        assert_fits(k, hands, stock, kinds, voids_kept=False)

@@ -234,6 +234,9 @@ class KernelDrawer:
         self.players = model.players
         self.out = len(sampler.pool) - sum(sampler.caps)
         self.walk = _walk(self.deals, model.players)
+        self.one = (np.zeros((1, WIDTH), dtype=np.int64), np.zeros(1),
+                    np.zeros((1, self.out), dtype=np.int64))
+        """`draw`'s row, weight and out-of-play cards, reused."""
         if steps > 0:
             start(self.deals, self.model, self.state, start_pool, self.walk)
 
@@ -257,11 +260,8 @@ class KernelDrawer:
 
     def draw(self) -> Drawn:
         """One deal as infer.py's Chain.draw (and hard.py's `_draw`) hands it out."""
-        row = np.zeros((1, WIDTH), dtype=np.int64)
-        weights = np.zeros(1)
-        stocks = np.zeros((1, self.out), dtype=np.int64)
+        row, weights, stocks = self.one
         self.draw_rows(row, 1, 0, weights, stocks)
         players = self.players
-        return (float(weights[0]), [int(hand) for hand in row[0, HANDS:HANDS + players]],
-                [int(card) for card in stocks[0]],
-                [int(kind) for kind in row[0, KINDS:KINDS + players]])
+        return (float(weights[0]), row[0, HANDS:HANDS + players].tolist(), stocks[0].tolist(),
+                row[0, KINDS:KINDS + players].tolist())

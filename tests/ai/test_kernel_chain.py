@@ -17,9 +17,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.ai.bits import SUIT_MASKS
+from engine.ai.bits import FULL, SUIT_MASKS
 from engine.ai.kernel.chain import KernelDrawer
-from engine.ai.kernel.play import HANDS, KINDS, WIDTH
+from engine.ai.kernel.play import HANDS, HELD, KINDS, LIVE, WIDTH
 from engine.ai.knowledge import Knowledge
 from engine.ai.opponents import KINDS as KIND_CODES
 from engine.ai.opponents import OpponentModel
@@ -67,12 +67,17 @@ def test_every_drawn_deal_fits_what_the_seat_knows(seed: int, steps: int) -> Non
     rows = np.zeros((40, WIDTH), dtype=np.int64)
     out = len(Sampler(k).pool) - sum(Sampler(k).caps)
     stocks = np.zeros((30, out), dtype=np.int64)
-    drawer.draw_rows(rows, 30, 10, stocks=stocks)
+    live = -1 if seed % 2 else FULL & ~k.played & ~k.turned  # as hard.py's honest setting
+    drawer.draw_rows(rows, 30, 10, live, stocks=stocks)
     assert not rows[:10].any()
     for row, stock in zip(rows[10:], stocks, strict=True):
-        assert_fits(k, [int(hand) for hand in row[HANDS:HANDS + k.players]],
-                    [int(card) for card in stock],
-                    [int(kind) for kind in row[KINDS:KINDS + k.players]])
+        hands = row[HANDS:HANDS + k.players].tolist()
+        assert_fits(k, hands, stock.tolist(), row[KINDS:KINDS + k.players].tolist())
+        held = 0
+        for hand in hands:
+            held |= hand
+        assert row[HELD] == held
+        assert row[LIVE] == (held if live < 0 else live)
 
 
 def test_the_same_seed_draws_the_same_deals() -> None:

@@ -25,7 +25,7 @@ from engine.ai.kernel.model import (
     seat_likelihoods,
     weigh,
 )
-from engine.ai.kernel.play import HANDS, KINDS, WIDTH
+from engine.ai.kernel.play import HANDS, HELD, KINDS, LIVE, WIDTH
 from engine.ai.kernel.sample import Deals, pack_sampler, sample, shuffle
 from engine.ai.opponents import OpponentModel
 from engine.ai.sample import Sampler
@@ -184,15 +184,26 @@ def _kinds(walk: Walk, seats: Ints, state: rng.State, row: Ints) -> None:
 
 
 @jit
+def _deal_into(row: Ints, hands: Ints, live: int) -> None:
+    """The hands into a play.py row, and what follows from them: every card held, and the
+    cards a simulated seat counts as outstanding (`live` as sim.py's Setup.live: -1, held)."""
+    held = 0
+    for seat in range(hands.shape[0]):
+        row[HANDS + seat] = hands[seat]
+        held |= hands[seat]
+    row[HELD] = held
+    row[LIVE] = held if live < 0 else live
+
+
+@jit
 def draw_chain(deals: Deals, model: Model, state: rng.State, walk: Walk, steps: int,
-               rows: Ints, first: int, count: int, stocks: Ints) -> None:
-    """`count` deals from the chain into rows[first:first + count] (hands and kinds); where
-    `stocks` has columns, its row gets the out-of-play cards in random order."""
-    players = walk.hands.shape[0]
+               rows: Ints, first: int, count: int, live: int, stocks: Ints) -> None:
+    """`count` deals from the chain into rows[first:first + count] (hands, kinds, held, live);
+    where `stocks` has columns, its row gets the out-of-play cards in random order."""
     for index in range(count):
         propose(walk, model, state, steps)
         row = rows[first + index]
-        row[HANDS:HANDS + players] = walk.hands
+        _deal_into(row, walk.hands, live)
         if stocks.shape[1]:
             out = 0
             for slot in range(walk.cards.shape[0]):
@@ -206,7 +217,7 @@ def draw_chain(deals: Deals, model: Model, state: rng.State, walk: Walk, steps: 
 
 @jit
 def draw_weighed(deals: Deals, model: Model, state: rng.State, walk: Walk, rows: Ints,
-                 first: int, count: int, weights: Floats, stocks: Ints) -> None:
+                 first: int, count: int, live: int, weights: Floats, stocks: Ints) -> None:
     """`count` sampled deals into rows[first:first + count], each weighed by the model (into
     `weights`) with a kind per seat from its posterior (hard.py `_draw` with a pool of 1)."""
     players = walk.hands.shape[0]
@@ -215,7 +226,7 @@ def draw_weighed(deals: Deals, model: Model, state: rng.State, walk: Walk, rows:
         out = sample(deals, state, walk.hands, walk.stock, walk.pool)
         weights[index] = weigh(walk.hands, model, state, kinds)
         row = rows[first + index]
-        row[HANDS:HANDS + players] = walk.hands
+        _deal_into(row, walk.hands, live)
         row[KINDS:KINDS + players] = kinds
         stocks[index, :out] = walk.stock[:out]
 
@@ -240,28 +251,29 @@ class KernelDrawer:
         if steps > 0:
             start(self.deals, self.model, self.state, start_pool, self.walk)
 
-    def draw_rows(self, rows: Ints, count: int, first: int = 0,
+    def draw_rows(self, rows: Ints, count: int, first: int = 0, live: int = -1,
                   weights: Floats | None = None, stocks: Ints | None = None) -> None:
-        """`count` deals into rows[first:first + count] (play.py's HANDS and KINDS columns;
-        the caller fills the rest); `weights` gets each deal's weight (1.0 from the chain),
-        `stocks` (count rows, a column per card out of play) the out-of-play cards."""
+        """`count` deals into rows[first:first + count] (play.py's HANDS, KINDS, HELD and
+        LIVE columns, `live` as sim.py's Setup.live; the caller fills the rest, as from a
+        deal_row template); `weights` gets each deal's weight (1.0 from the chain), `stocks`
+        (count rows, a column per card out of play) the out-of-play cards."""
         if stocks is None:
             stocks = np.zeros((count, 0 if self.steps > 0 else self.out), dtype=np.int64)
         if self.steps > 0:
             draw_chain(self.deals, self.model, self.state, self.walk, self.steps, rows, first,
-                       count, stocks)
+                       count, live, stocks)
             if weights is not None:
                 weights[:count] = 1.0
             return
         if weights is None:
             weights = np.zeros(count)
-        draw_weighed(self.deals, self.model, self.state, self.walk, rows, first, count,
+        draw_weighed(self.deals, self.model, self.state, self.walk, rows, first, count, live,
                      weights, stocks)
 
     def draw(self) -> Drawn:
         """One deal as infer.py's Chain.draw (and hard.py's `_draw`) hands it out."""
         row, weights, stocks = self.one
-        self.draw_rows(row, 1, 0, weights, stocks)
+        self.draw_rows(row, 1, 0, -1, weights, stocks)
         players = self.players
         return (float(weights[0]), row[0, HANDS:HANDS + players].tolist(), stocks[0].tolist(),
                 row[0, KINDS:KINDS + players].tolist())

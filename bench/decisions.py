@@ -126,18 +126,23 @@ DRAWING = [0.0]
 the chain, and around each call)."""
 
 
-def _timed_drawer(self: HardPlayer, sampler: Any, model: Any) -> Callable[[], Any]:
+def _timed_drawer(self: HardPlayer, sampler: Any, model: Any) -> Any:
     started = time.thread_time()
-    draw = _DRAWER(self, sampler, model)  # the chain's start counts as drawing
+    drawer = _DRAWER(self, sampler, model)  # the chain's start counts as drawing
     DRAWING[0] += time.thread_time() - started
 
-    def timed() -> Any:
-        started = time.thread_time()
-        drawn = draw()
-        DRAWING[0] += time.thread_time() - started
-        return drawn
+    def timed(inner: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return inner(*args)
+            finally:
+                DRAWING[0] += time.thread_time() - started
+        return wrapper
 
-    return timed
+    drawer.draw = timed(drawer.draw)  # one deal (bids)
+    drawer.draw_rows = timed(drawer.draw_rows)  # a batch (cards)
+    return drawer
 
 
 _DRAWER = HardPlayer._drawer

@@ -7,8 +7,8 @@ weakest after, or some other way; the odds of each come from its play in the gam
 hands, engine/ai/history.py) and the deal is weighted by how well it and
 the kinds explain the bids made and every card each opponent has played so far (each kind's
 policy is replayed on the sampled hand); the deals searched are drawn where that weight is, from
-a Markov chain over the hidden cards (engine/ai/infer.py; or, with `chain` 0, each from a small
-pool by weight). Deals are taken in batches. In each deal every candidate card is played and
+a Markov chain over the hidden cards (engine/ai/kernel/chain.py; or, with `chain` 0, each
+sampled and weighed). Deals are taken in batches. In each deal every candidate card is played and
 the hand is finished by simulation: opponents follow their sampled kind's policy (seeing only
 what a player sees), I follow the medium policy until I hold three cards (or from five cards on,
 at once), and from there my moves are solved jointly over the batch: one choice for all the
@@ -66,8 +66,8 @@ import numpy as np
 
 from engine.ai.bits import FULL, mask_of
 from engine.ai.history import kind_priors
-from engine.ai.infer import Chain
 from engine.ai.kernel.bids import bid_rollouts
+from engine.ai.kernel.chain import KernelDrawer
 from engine.ai.kernel.play import WIDTH, WON, advance, deal_row, play, rules_row, with_hands
 from engine.ai.kernel.search import best_response_value
 from engine.ai.kernel.search import card_values as batch_values
@@ -117,8 +117,7 @@ class Settings:
     `branch_at`: search my own moves once I hold that many cards or fewer (0: play them by the
     policy), and all of them once I hold `full_at` or fewer; `bid_branch_at` the same inside bid
     simulations; `model` 0 turns the opponent model off (everyone is simulated as medium, bids
-    weigh deals); `pool`: deals drawn per deal searched (the searched one is drawn from them by
-    weight); `honest` 1: simulated seats count every unseen card as outstanding, the stock
+    weigh deals); `honest` 1: simulated seats count every unseen card as outstanding, the stock
     included (0: they know which cards are in the hands); `joint` 1: my last moves are solved
     once for all the deals of a batch of `batch` deals that I cannot tell apart (0: per deal,
     seeing all)."""
@@ -130,13 +129,13 @@ class Settings:
     full_at: int = 5
     bid_branch_at: int = 0
     model: int = 1
-    pool: int = 4
     honest: int = 1
     joint: int = 1
     batch: int = 48
     chain: int = 10
     """Swaps proposed between deals drawn from the Markov chain over the hidden cards
-    (engine/ai/infer.py); 0 draws `pool` deals and keeps one by weight instead. Issue 24 tried
+    (engine/ai/kernel/chain.py); 0 samples each deal and weighs it by the model instead (as
+    where the opponents have shown nothing yet). Issue 24 tried
     5 (CPU per decision p50/p95 46/301 ms against 65/335 at 200 deals): it played -0.179 +-
     0.218 points a hand against hard@fff6f55 (280 seat-hands of seed 7), no sure saving."""
     history: int = 1
@@ -285,40 +284,14 @@ class HardPlayer(MediumPlayer):
         draws the same, save that a blind bid deals its own hand too), one per call:
         bench/inference.py scores where they put the hidden cards."""
         k = read_view(view)
-        return self._drawer(Sampler(k), self._model(view, k))
+        return self._drawer(Sampler(k), self._model(view, k)).draw
 
-    def _drawer(self, sampler: Sampler, model: OpponentModel) -> Callable[[], Drawn]:
-        """Where this decision's deals come from: the chain, or weighted picks from a pool."""
-        if self.settings.chain > 0 and model.informative:
-            return Chain(sampler, model, self.rng, self.settings.chain).draw
-        return lambda: self._draw(sampler, model)
-
-    def _draw(self, sampler: Sampler, model: OpponentModel) -> Drawn:
-        """A weighted deal: `pool` deals are drawn and one is kept in proportion to its weight;
-        it carries the pool's mean weight. Returns (weight, hands, out-of-play cards, kinds)."""
-        rng = self.rng
-        pool = max(1, self.settings.pool)
-        if pool == 1 or not model.informative:
-            hands, stock = sampler.sample(rng)
-            weight, kinds = model.weigh(hands, rng)
-            return weight, hands, stock, kinds
-        drawn: list[tuple[float, list[int], list[int], list[int]]] = []
-        total = 0.0
-        for _ in range(pool):
-            hands, stock = sampler.sample(rng)
-            weight, kinds = model.weigh(hands, rng)
-            total += weight
-            drawn.append((weight, hands, stock, kinds))
-        if total <= 0.0:
-            return 0.0, drawn[0][1], drawn[0][2], drawn[0][3]
-        pick = rng.random() * total
-        chosen = drawn[-1]
-        for entry in drawn:
-            if pick < entry[0]:
-                chosen = entry
-                break
-            pick -= entry[0]
-        return total / pool, chosen[1], chosen[2], chosen[3]
+    def _drawer(self, sampler: Sampler, model: OpponentModel) -> KernelDrawer:
+        """Where this decision's deals come from: the chain where the opponents' bids or plays
+        tell something, else deals sampled and weighed by the model (engine/ai/kernel/chain.py),
+        from a seed the player's rng gives, so a decision replays from its seed."""
+        steps = self.settings.chain if model.informative else 0
+        return KernelDrawer(sampler, model, self.rng.getrandbits(64), steps)
 
     def _model(self, view: PlayerView, k: Knowledge) -> OpponentModel:
         settings = self.settings
@@ -390,7 +363,7 @@ class HardPlayer(MediumPlayer):
             candidates=candidates,
             table=table,
             bids=[b if b >= 0 else 0 for b in k.bids],
-            draw=self._drawer(Sampler(k), self._model(view, k)),
+            drawer=self._drawer(Sampler(k), self._model(view, k)),
             target=target,
         )
         settings = self.settings
@@ -422,7 +395,7 @@ class HardPlayer(MediumPlayer):
         mass = 0.0
         deals = 0
         while budget.more(deals):
-            weight, hands, _stock, kinds = search.draw()
+            weight, hands, _stock, kinds = search.drawer.draw()
             deals += 1
             if weight <= 0.0:
                 continue
@@ -486,14 +459,15 @@ class HardPlayer(MediumPlayer):
                            int(SAFETY * budget.left() / (cost * len(alive))))
                 if size < 1:
                     break
-            count = 0
-            while count < size and deals < budget.limit:
-                weight, hands, _stock, kinds = search.draw()
-                deals += 1
-                if weight > 0.0:
-                    rows[count] = with_hands(template, hands, kinds, live)
-                    weights[count] = weight
-                    count += 1
+            count = min(size, budget.limit - deals)
+            rows[:count] = template
+            search.drawer.draw_rows(rows, count, 0, live, weights)
+            deals += count
+            if not (weights[:count] > 0.0).all():  # deals the model rules out are not searched
+                kept = np.flatnonzero(weights[:count] > 0.0)
+                rows[:kept.size] = rows[kept]
+                weights[:kept.size] = weights[kept]
+                count = kept.size
             if count:
                 values = np.zeros(len(search.candidates))
                 makes = np.zeros(len(search.candidates))
@@ -620,7 +594,7 @@ class HardPlayer(MediumPlayer):
         extra_possible = (
             rules.extra_card and me == dealer and not simultaneous and k.out_count >= players
         )
-        draw = self._drawer(Sampler(k, sample_own=sample_own), self._model(view, k))
+        draw = self._drawer(Sampler(k, sample_own=sample_own), self._model(view, k)).draw
         bust_take = TAKE_WHEN_BUST.get(rules.scoring, False)
         live = self._live(k)
         leader = (dealer + 1) % players
@@ -728,8 +702,8 @@ class CardSearch:
     table: list[int]
     """My score by tricks won, for the bid I made."""
     bids: list[int]
-    draw: Callable[[], Drawn]
-    """The next weighted deal: (weight, hands, out-of-play cards, kinds)."""
+    drawer: KernelDrawer
+    """Where the weighted deals come from."""
     totals: list[float] = field(default_factory=list)
     """Weighted score summed per candidate."""
     seen: list[float] = field(default_factory=list)

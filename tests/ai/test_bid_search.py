@@ -84,13 +84,15 @@ def test_a_timed_bid_starts_no_deal_that_would_end_past_its_think_time(
     real_drawer = HardPlayer._drawer
 
     def slow_drawer(self: HardPlayer, sampler: object, model: object) -> object:
-        draw = real_drawer(self, sampler, model)  # type: ignore[arg-type]
+        drawer = real_drawer(self, sampler, model)  # type: ignore[arg-type]
+        draw = drawer.draw
 
         def timed() -> object:
             clock[0] += 0.0007
             return draw()
 
-        return timed
+        drawer.draw = timed  # type: ignore[method-assign]
+        return drawer
 
     monkeypatch.setattr(HardPlayer, "_drawer", slow_drawer)
     player = create_player("hard", seed=1, think_time=0.02, bid_window=15)

@@ -107,14 +107,16 @@ def test_a_timed_card_decision_sizes_its_last_batch_to_end_inside_the_budget(
     drawer = HardPlayer._drawer
     batch_values = hard_module.batch_values
 
-    def costly(self: HardPlayer, sampler: Any, model: Any) -> Callable[[], Any]:
-        draw = drawer(self, sampler, model)
+    def costly(self: HardPlayer, sampler: Any, model: Any) -> Any:
+        deals = drawer(self, sampler, model)
+        draw_rows = deals.draw_rows
 
-        def timed() -> Any:
-            clock.now += clock.per_draw
-            return draw()
+        def timed(rows: Any, count: int, *args: Any) -> Any:
+            clock.now += clock.per_draw * count
+            return draw_rows(rows, count, *args)
 
-        return timed
+        deals.draw_rows = timed
+        return deals
 
     def played(rows: Any, weights: Any, rules: Any, bids: Any, me: int, table: Any,
                branch_at: int, candidates: Any, alive: Any, *rest: Any) -> Any:

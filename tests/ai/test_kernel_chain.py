@@ -17,15 +17,19 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import Game, Phase, Rules
+from engine.ai import create_player
 from engine.ai.bits import FULL, SUIT_MASKS
 from engine.ai.kernel.chain import KernelDrawer
 from engine.ai.kernel.play import HANDS, HELD, KINDS, LIVE, WIDTH
-from engine.ai.knowledge import Knowledge
+from engine.ai.knowledge import Knowledge, read_view
 from engine.ai.opponents import KINDS as KIND_CODES
 from engine.ai.opponents import OpponentModel
+from engine.ai.policy import easy_count
 from engine.ai.sample import Sampler
 
 from .kernel_positions import late_position, random_model, random_position
+from .test_opponent_model import _plain_rule_player
 
 
 def assert_fits(k: Knowledge, hands: list[int], stock: list[int], kinds: list[int],
@@ -187,3 +191,56 @@ def test_where_voids_leave_no_room_they_are_relaxed() -> None:
     for _ in range(5):
         _weight, hands, stock, kinds = drawer.draw()
         assert_fits(k, hands, stock, kinds, voids_kept=False)
+
+
+def _position(seed: int, tricks: int, dealer: int = 3) -> Game:
+    """Seat 0 (medium) against three rule-based players, at its turn after `tricks` tricks."""
+    rules = Rules.preset("classic").model_copy(update={"hand_sizes": [7]})
+    game = Game.new(4, rules, seed=seed, dealer=dealer)
+    medium = create_player("medium", seed=1)
+    while game.phase is not Phase.GAME_OVER and (
+        len(game.view(0).tricks_played) < tricks or game.turn != 0
+    ):
+        seat = game.actor_seats()[0]
+        view = game.view(seat)
+        game.apply(seat, medium.choose_move(view) if seat == 0 else _plain_rule_player(view))
+    return game
+
+
+def test_the_chain_deals_hands_that_explain_the_bids() -> None:
+    """Rule-based players bid the legal count nearest their aces and trump honours: the chain's
+    hands mostly fit those bids, where plain uniform deals mostly do not."""
+    game = _position(7, tricks=0, dealer=0)  # seat 0 bids last: the others' bids are in
+    view = game.view(0)
+    assert view.phase is Phase.BIDDING and all(bid is not None for bid in view.bids[1:])
+    k = read_view(view)
+    model = OpponentModel(view, k, enabled=True, exact_bids=True)
+    chain = KernelDrawer(Sampler(k), model, seed=1, steps=10)
+    sampler = Sampler(k)
+    rng = random.Random(2)
+
+    def fits(hands: list[int]) -> int:
+        return sum(easy_count(hands[s], k.trump) == k.bids[s] for s in (1, 2, 3))
+
+    chained = sum(fits(chain.draw()[1]) for _ in range(300))
+    uniform = sum(fits(sampler.sample(rng)[0]) for _ in range(300))
+    assert chained > 1.3 * uniform
+
+
+def test_no_hand_weighs_more_than_the_models_ceiling() -> None:
+    """The chain's start relies on the ceiling: no hand a seat may hold weighs more."""
+    for seed in range(6):
+        game = _position(seed, tricks=seed % 4)
+        view = game.view(0)
+        k = read_view(view)
+        sampler = Sampler(k)
+        rng = random.Random(seed)
+        for exact in (True, False):
+            model = OpponentModel(view, k, enabled=True, exact_bids=exact,
+                                  priors={1: (0.5, 0.2, 0.2, 0.1), 2: (2.0, 1.0, 0.5, 0.5)})
+            for _ in range(300):
+                hands, _stock = sampler.sample(rng)
+                for seat in sampler.seats:
+                    assert sum(model.seat_likelihoods(seat, hands[seat])) <= (
+                        model.likelihood_ceiling(seat)
+                    )

@@ -30,6 +30,9 @@ COPY data ./data
 COPY bot ./bot
 COPY cogs ./cogs
 RUN pip install --no-deps .
+# The hard player's compiled kernels, made now so no game waits on the compiler: numba keeps
+# them beside the installed code, which the run stage copies as it is (engine/warm.py).
+RUN python -m engine.warm
 
 # ---- run: the virtualenv only, as an unprivileged user ----
 FROM python:3.11-slim

@@ -39,6 +39,7 @@ from bot.shards import ShardLeases, ShardPlan, process_name
 from bot.slash_locale import CatalogueTranslator
 from bot.tree import AnsweringTree
 from data import Store, StoreError, parse_address
+from engine.warm import warm_up
 
 log = logging.getLogger(__name__)
 
@@ -61,12 +62,15 @@ def service_config(settings: Settings) -> ServiceConfig:
 def computer_executor(workers: int) -> Executor | None:
     """A process pool for the computer players (None: the service's own thread).
 
-    Processes, because the hard player is CPU-bound pure Python and would hold the GIL the
-    event loop needs. "spawn" so no worker inherits the loop's threads or sockets.
+    Processes, because the hard player is CPU-bound and holds the GIL the event loop needs.
+    "spawn" so no worker inherits the loop's threads or sockets. Each worker first loads (or,
+    on a machine that never ran them, compiles) the hard player's kernels, so no table's first
+    computer move waits on that (engine/warm.py).
     """
     if workers <= 0:
         return None
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=warm_up)
 
 
 class OhHellBot(commands.Bot):

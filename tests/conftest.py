@@ -1,4 +1,5 @@
-"""Fixtures every test folder may use: a throwaway PostgreSQL server for the session."""
+"""Fixtures every test folder may use: a throwaway PostgreSQL server for the session; and the
+hard player's kernels compiled before the first test."""
 
 from __future__ import annotations
 
@@ -6,7 +7,14 @@ from collections.abc import Iterator
 
 import pytest
 
+from engine.warm import warm_up
 from tests.pg_server import PostgresServer, find_binaries
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile (or load) the hard player's kernels once, first: a test that starts bot
+    processes or waits on a computer's move must not wait on the compiler instead."""
+    warm_up()
 
 
 @pytest.fixture(scope="session")

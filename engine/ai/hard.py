@@ -89,8 +89,8 @@ from engine.moves import Bid, Phase
 from engine.scoring import hand_points
 from engine.view import PlayerView
 
-DEFAULT_THINK_TIME = 0.5
-MAX_DEALS = 200
+DEFAULT_THINK_TIME = 0.018
+MAX_DEALS = 1000
 """A timed decision stops at this many deals even with time to spare. Play stops improving near
 200 deals (bench/anchor.py, 4 players, 7 cards, simple opponents, 200 deals of seed 7, points a
 hand: 100 deals 8.55, 200: 9.04, 400: 8.84, about 1,000 in 0.5 s: 8.85, each +-0.14; seed 8:

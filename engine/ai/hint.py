@@ -12,18 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.ai.bits import mask_of
-from engine.ai.hard import HardPlayer
+from engine.ai.hard import DEFAULT_THINK_TIME, HardPlayer
 from engine.ai.policy import TrickEstimator
 from engine.cards import STANDARD_DECK, Card, Suit
 from engine.moves import Bid, DeclarationWord, Discard, Move, NameTrump, Play
 from engine.phrase import Phrase
 from engine.view import PlayerView
 
-HINT_THINK_TIME = 0.035
-"""A hint's CPU budget (seconds) when the asker gives none: a hint is worked out in the
-computers' executor, so a table of people asking for hints must not stall the computers of
-other tables (issue 24: at hard's 0.5 s a hint took 0.3-0.5 s; at this budget bench/anchor.py
---hints measured 266 hints at CPU p50/p95 37/41 ms on 2 cores under a load of 7)."""
+HINT_THINK_TIME = DEFAULT_THINK_TIME
+"""A hint's CPU budget (seconds) when the asker gives none: the hard player's own, so a hint is
+the move the computer would make (issue 24: at hard's 0.5 s a hint took 0.3-0.5 s, and hints
+had a 35 ms budget of their own)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,8 +31,9 @@ COPY bot ./bot
 COPY cogs ./cogs
 RUN pip install --no-deps .
 # The hard player's compiled kernels, made now so no game waits on the compiler: numba keeps
-# them beside the installed code, which the run stage copies as it is (engine/warm.py).
-RUN python -m engine.warm
+# them beside the installed code, which the run stage copies as it is (engine/warm.py). From
+# another folder than /src, so that the installed package is the one compiled.
+RUN cd /tmp && python -m engine.warm
 
 # ---- run: the virtualenv only, as an unprivileged user ----
 FROM python:3.11-slim

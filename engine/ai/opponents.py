@@ -11,7 +11,6 @@ at a game's first hand, and after that what the seat's earlier hands showed (eng
 from __future__ import annotations
 
 import math
-import random
 from functools import lru_cache
 
 from engine.ai.bits import FULL, SUIT_MASKS, trick_winner
@@ -199,28 +198,6 @@ class OpponentModel:
             event,
         )
 
-    def weigh(self, hands: list[int], rng: random.Random) -> tuple[float, list[int]]:
-        """(weight of this deal, a kind per seat drawn from its posterior)."""
-        kinds = [MEDIUM] * self.players
-        if not self.active:
-            for seat, prior in self.priors.items():  # nothing seen yet: as earlier hands tell
-                kinds[seat] = self.draw_kind(prior, rng)
-            return self._bid_weight_only(hands), kinds
-        weight = 1.0
-        for seat in self.opponents:
-            likely = self._likelihoods(seat, hands[seat] | self.played_by[seat])
-            total = sum(likely)
-            if total <= 0.0:
-                return 0.0, kinds
-            weight *= total
-            pick = rng.random() * total
-            for kind, chance in zip(KINDS, likely, strict=True):
-                if pick < chance:
-                    kinds[seat] = kind
-                    break
-                pick -= chance
-        return weight, kinds
-
     def seat_likelihoods(self, seat: int, hand: int) -> Likelihoods:
         """Per kind (KINDS order), prior times the likelihood of what `seat` did, if it now
         holds `hand`; a seat not modelled (me) weighs 1 as the first kind."""
@@ -245,25 +222,6 @@ class OpponentModel:
         if not self.active:
             return 1.0 + FLOOR
         return (1.0 + FLOOR) * sum(self.priors.get(seat, KIND_PRIOR))
-
-    @staticmethod
-    def draw_kind(likely: Likelihoods, rng: random.Random) -> int:
-        """A kind drawn in proportion to `likely` (per kind, KINDS order)."""
-        pick = rng.random() * sum(likely)
-        for kind, chance in zip(KINDS, likely, strict=True):
-            if pick < chance:
-                return kind
-            pick -= chance
-        return KINDS[0]
-
-    def _bid_weight_only(self, hands: list[int]) -> float:
-        weight = 1.0
-        estimate = self.estimator.estimate
-        for seat, bid in self.bids.items():
-            diff = bid - estimate(hands[seat] | self.played_by[seat])
-            sigma = 1.0 * self.widen[seat]
-            weight *= FLOOR + math.exp(-diff * diff / (2 * sigma * sigma))
-        return weight
 
     def _likelihoods(self, seat: int, hand: int) -> Likelihoods:
         """Prior times likelihood of the seat's bid and plays, per kind (in KINDS order)."""

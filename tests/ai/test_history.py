@@ -13,6 +13,7 @@ from engine.ai.history import kind_priors
 from engine.ai.knowledge import read_view
 from engine.ai.sim import GREEDY, MEDIUM
 
+from .plain_opponents import weigh
 from .test_opponent_model import _plain_rule_player
 
 MEDIUM_KIND, EASY_KIND, GREEDY_KIND, OTHER_KIND = range(4)  # positions in opponents.KINDS
@@ -98,7 +99,7 @@ def test_hard_opens_a_hand_expecting_the_play_it_has_seen() -> None:
         player = HardPlayer(seed=3, iterations=10, history=int(remember))
         model = player._model(last, knowledge)
         rng = random.Random(4)
-        kinds = [model.weigh([0, 0, 0, 0], rng)[1] for _ in range(200)]
+        kinds = [weigh(model, [0, 0, 0, 0], rng)[1] for _ in range(200)]
         drawn[remember] = [drawn_kinds[seat] for drawn_kinds in kinds for seat in (1, 2, 3)]
     assert drawn[True].count(GREEDY) > 0.8 * len(drawn[True])
     assert set(drawn[False]) == {MEDIUM}

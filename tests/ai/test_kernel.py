@@ -1,4 +1,4 @@
-"""The compiled simulator (engine/ai/kernel) plays exactly as the Python one (engine/ai/sim.py,
+"""The compiled simulator (engine/ai/kernel) plays exactly as the Python one (tests/ai/plain_sim.py,
 engine/ai/policy.py): the same cards from the same positions, for every policy, table size,
 trump and rule it accepts."""
 
@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from engine.ai import policy
 from engine.ai.kernel import cards, play
 from engine.ai.kernel.bids import bid_rollouts
-from engine.ai.sim import EASY, GREEDY, MEDIUM, Setup, SimState, advance, rollouts
+from engine.ai.sim import EASY, GREEDY, MEDIUM, Setup
+
+from .plain_sim import SimState, advance, rollouts
 
 WRAP = 1 << 64
 
@@ -24,7 +26,7 @@ def _signed(value: int) -> int:
 
 
 def random_state(rng: random.Random) -> tuple[SimState, np.ndarray, np.ndarray, np.ndarray]:
-    """A deal somewhere in its hand, as sim.py holds it and as the kernels do."""
+    """A deal somewhere in its hand, as plain_sim.py holds it and as the kernels do."""
     players = rng.randrange(2, 8)
     size = rng.randrange(1, 52 // players + 1)
     deck = list(range(52))

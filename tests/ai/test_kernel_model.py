@@ -18,6 +18,7 @@ from engine.ai.policy import TrickEstimator, easy_count
 from engine.ai.sample import Sampler
 
 from .kernel_positions import random_model, random_position
+from .plain_opponents import weigh
 
 
 def close(ours: float, theirs: float) -> bool:
@@ -70,7 +71,7 @@ def test_the_likelihoods_are_the_models(seed: int) -> None:
         kinds = np.zeros(k.players, dtype=np.int64)
         weight = kernel_model.weigh(np.array(hands, dtype=np.int64), packed,
                                     kernel_rng.seeded(seed), kinds)
-        assert close(weight, model.weigh(hands, rng)[0])
+        assert close(weight, weigh(model, hands, rng)[0])
 
 
 @settings(max_examples=30, deadline=None)

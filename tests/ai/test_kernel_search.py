@@ -1,6 +1,6 @@
 """The compiled searches (engine/ai/kernel/search.py) value every candidate card exactly as the
-Python ones (engine/ai/sim.py, as engine/ai/hard.py's `_joint_search` calls them) on the same
-sampled deals: the same floating-point totals and makes, bit for bit."""
+Python ones (tests/ai/plain_sim.py, called as engine/ai/hard.py's `_joint_search` calls the
+kernels) on the same sampled deals: the same floating-point totals and makes, bit for bit."""
 
 from __future__ import annotations
 
@@ -11,16 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.ai.kernel import play, search
-from engine.ai.sim import (
-    EASY,
-    GREEDY,
-    MEDIUM,
+from engine.ai.sim import EASY, GREEDY, MEDIUM, Setup, distinct_moves
+
+from .plain_sim import (
     Particle,
-    Setup,
     SimState,
     after_card,
     best_response,
-    distinct_moves,
     solve_sampled,
     solve_sampled_makes,
 )
@@ -93,7 +90,8 @@ def redeal(rng: random.Random, hands: list[int], me: int) -> list[int]:
 def python_values(particles: list[Particle], candidates: list[int], alive: list[int], me: int,
                   table: list[int], branch_at: int, target: int, totals: list[float],
                   makes: list[float]) -> None:
-    """engine/ai/hard.py `_joint_search`'s scoring of one batch, as written there."""
+    """The scoring of one batch that engine/ai/hard.py `_joint_search` asks of
+    search.card_values, in plain Python."""
     for i in alive:
         value = 0.0
         for group in after_card(particles, candidates[i], me, branch_at):

@@ -8,9 +8,10 @@ from engine import Card, Game, Rules
 from engine.ai.bits import SUIT_MASKS, mask_of
 from engine.ai.knowledge import read_view
 from engine.ai.sample import Sampler
-from engine.ai.sim import Setup, SimState, advance, best_response, solve_sampled
+from engine.ai.sim import Setup
 
 from .helpers import pack_dealing
+from .plain_sim import SimState, advance, best_response, solve_sampled
 
 HANDS = {
     1: ["5C", "QD", "4S", "2H"],

@@ -23,6 +23,8 @@ from engine.ai.sample import Sampler
 from engine.ai.sim import EASY, GREEDY, MEDIUM
 from engine.cards import STANDARD_DECK
 
+from .plain_opponents import weigh
+
 
 def test_greedy_play_throws_its_strongest_card_then_its_weakest() -> None:
     hearts = 2  # engine suit order: clubs, diamonds, hearts, spades
@@ -66,7 +68,7 @@ def test_hard_recognises_a_greedy_opponent_from_its_plays() -> None:
         rng = random.Random(deal)
         for _ in range(200):
             hands, _stock = sampler.sample(rng)
-            weight, kinds = model.weigh(hands, rng)
+            weight, kinds = weigh(model, hands, rng)
             for seat in (1, 2, 3):
                 kinds_seen[kinds[seat]] += weight
     assert kinds_seen[GREEDY] > kinds_seen[EASY] + kinds_seen[MEDIUM]

@@ -1,4 +1,5 @@
-"""The bit-set simulator agrees with the engine: legal cards, trick winners, whole hands."""
+"""The bit-set simulator (tests/ai/plain_sim.py) agrees with the engine: legal cards, trick
+winners, whole hands."""
 
 from __future__ import annotations
 
@@ -11,19 +12,9 @@ from hypothesis import strategies as st
 from engine import Game, Phase, Rules
 from engine.ai.bits import legal_mask, mask_of, trick_winner
 from engine.ai.policy import TAKE_WHEN_BUST, choose_card
-from engine.ai.sim import (
-    EASY,
-    GREEDY,
-    MEDIUM,
-    Particle,
-    Setup,
-    SimState,
-    advance,
-    distinct_moves,
-    rollout,
-    rollouts,
-    solve_sampled,
-)
+from engine.ai.sim import EASY, GREEDY, MEDIUM, Setup, distinct_moves
+
+from .plain_sim import Particle, SimState, advance, rollout, rollouts, solve_sampled
 
 RULE_SETS = {
     "classic": {},

@@ -1,5 +1,6 @@
-"""The hard player's simulator compiled to machine code (numba): the same play as
-engine/ai/sim.py and engine/ai/policy.py, card for card, at a small fraction of the CPU.
+"""The hard player's simulator compiled to machine code (numba): the same play as its plain
+Python definition (tests/ai/plain_sim.py, on engine/ai/policy.py), card for card, at a small
+fraction of the CPU.
 
 A decision's CPU is the deals it simulates (issue 24: 20 ms must buy the 200 deals the 0.5 s
 player searches). The Python simulator is near its floor; these kernels run the same rules on

@@ -1,6 +1,6 @@
-"""A bid decision's rollouts, compiled: one deal played out once per candidate bid (sim.py's
-`rollouts`, which shares the cards the candidates play alike; here a whole rollout costs about
-as much as sharing would save)."""
+"""A bid decision's rollouts, compiled: one deal played out once per candidate bid
+(tests/ai/plain_sim.py's `rollouts`, which shares the cards the candidates play alike; here a
+whole rollout costs about as much as sharing would save)."""
 
 from __future__ import annotations
 

@@ -201,7 +201,7 @@ def seat_likelihoods(seat: int, hand: int, model: Model) -> Likelihoods:
 
 @jit
 def draw_kind(likely: Likelihoods, state: rng.State) -> int:
-    """opponents.py OpponentModel.draw_kind: a kind in proportion to `likely`."""
+    """tests/ai/plain_opponents.py `draw_kind`: a kind in proportion to `likely`."""
     pick = rng.uniform(state) * (likely[0] + likely[1] + likely[2] + likely[3])
     for index in range(4):
         if pick < likely[index]:
@@ -212,7 +212,7 @@ def draw_kind(likely: Likelihoods, state: rng.State) -> int:
 
 @jit
 def weigh(hands: Ints, model: Model, state: rng.State, kinds: Ints) -> float:
-    """opponents.py OpponentModel.weigh: the deal's weight; `kinds` gets a kind per seat drawn
+    """tests/ai/plain_opponents.py `weigh`: the deal's weight; `kinds` gets a kind per seat drawn
     from its posterior (MEDIUM where not drawn)."""
     seats = model.seats
     floats = model.floats

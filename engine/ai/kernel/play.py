@@ -1,4 +1,4 @@
-"""One simulated deal as a row of int64s, played on by the fast policies: engine/ai/sim.py's
+"""One simulated deal as a row of int64s, played on by the fast policies: tests/ai/plain_sim.py's
 SimState and `advance`, compiled.
 
 A row holds every hand, the tricks won, each seat's kind of policy and the trick in progress
@@ -36,7 +36,7 @@ LIVE = BROKEN + 1
 HELD = LIVE + 1
 """Every card still in a hand."""
 TRAIL = HELD + 1
-"""The cards played since the row was made, hashed (sim.py's trail, modulo 2**64)."""
+"""The cards played since the row was made, hashed (plain_sim.py's trail, modulo 2**64)."""
 WIDTH = TRAIL + 1
 
 RULES_PLAYERS = 0
@@ -59,7 +59,7 @@ def rules_row(setup: Setup) -> Row:
 
 
 def deal_row(setup: Setup, hands: list[int], kinds: list[int] | None = None) -> Row:
-    """A deal at `setup`'s position with these hands (sim.py's SimState)."""
+    """A deal at `setup`'s position with these hands (plain_sim.py's SimState)."""
     row = np.zeros(WIDTH, dtype=np.int64)
     held = 0
     for seat, hand in enumerate(hands):
@@ -165,7 +165,7 @@ def play(state: Row, rules: Row, card: int) -> None:
 def advance(state: Row, rules: Row, bids: Row, me: int, branch_at: int, first: int) -> None:
     """Play the policy for every seat (me too while I hold more than `branch_at` cards, and my
     forced moves) until I must choose among `branch_at` cards or fewer, or the hand ends;
-    `first` (>= 0) is the card the seat to act plays first. sim.py's `advance`."""
+    `first` (>= 0) is the card the seat to act plays first. plain_sim.py's `advance`."""
     players = rules[RULES_PLAYERS]
     while state[LEFT] > 0:
         seat = (state[LEADER] + state[POS]) % players

@@ -1,4 +1,4 @@
-"""The hard player's searches of sampled deals, compiled: engine/ai/sim.py's `solve_sampled`,
+"""The hard player's searches of sampled deals, compiled: tests/ai/plain_sim.py's `solve_sampled`,
 `solve_sampled_makes`, `_solve_deal` and `best_response` on the rows of engine/ai/kernel/play.py,
 the same values from the same deals (the same moves tried in the same order, the same cut-offs,
 the floating-point sums added in the same order).
@@ -84,7 +84,7 @@ def _top() -> int:
 
 @jit
 def distinct_moves(legal: int, elsewhere: int, out: Row) -> int:
-    """sim.py distinct_moves, written to `out`; returns how many."""
+    """engine/ai/sim.py distinct_moves, written to `out`; returns how many."""
     count = 0
     for suit in range(4):
         cards = legal & suit_mask(suit)
@@ -104,7 +104,7 @@ def distinct_moves(legal: int, elsewhere: int, out: Row) -> int:
 @jit
 def _after_card(source: Rows, weights: Weights, start: int, stop: int, card: int, rules: Row,
                 bids: Row, me: int, branch_at: int, work: Work, level: int) -> int:
-    """sim.py after_card of `source[start:stop]`: the deals played on into `work`'s `level`,
+    """plain_sim.py after_card of `source[start:stop]`: the deals played on into `work`'s `level`,
     in groups by trail (groups in order of first appearance, deals in order within a group);
     returns the number of groups."""
     advanced = work.advanced
@@ -145,7 +145,7 @@ def _after_card(source: Rows, weights: Weights, start: int, stop: int, card: int
 @jit
 def _finished(rows: Rows, weights: Weights, start: int, stop: int, me: int,
               table: Row) -> float:
-    """The weighted score of deals whose hand is over, summed as sim.py does."""
+    """The weighted score of deals whose hand is over, summed as plain_sim.py does."""
     total = 0.0
     for k in range(start, stop):
         total += weights[k] * table[rows[k, WON + me]]
@@ -155,7 +155,7 @@ def _finished(rows: Rows, weights: Weights, start: int, stop: int, me: int,
 @jit
 def _solve_deal(state: Row, rules: Row, bids: Row, me: int, table: Row, branch_at: int,
                 ceiling: int, work: Work, depth: int) -> int:
-    """sim.py _solve_deal (`state` is not changed; my positions below it go in `work`'s
+    """plain_sim.py _solve_deal (`state` is not changed; my positions below it go in `work`'s
     deal_rows from `depth` on)."""
     won = state[WON + me]
     score = table[won]
@@ -193,7 +193,7 @@ def _solve_deal(state: Row, rules: Row, bids: Row, me: int, table: Row, branch_a
 @jit
 def _solve_sampled(level: int, start: int, stop: int, rules: Row, bids: Row, me: int,
                    table: Row, branch_at: int, work: Work) -> float:
-    """sim.py solve_sampled of the deals `work.grouped[level][start:stop]`."""
+    """plain_sim.py solve_sampled of the deals `work.grouped[level][start:stop]`."""
     rows = work.grouped[level]
     weights = work.weights[level]
     top = table.max()
@@ -237,7 +237,7 @@ def _solve_sampled(level: int, start: int, stop: int, rules: Row, bids: Row, me:
 def _solve_sampled_makes(level: int, start: int, stop: int, rules: Row, bids: Row, me: int,
                          table: Row, branch_at: int, target: int,
                          work: Work) -> tuple[float, float]:
-    """sim.py solve_sampled_makes of the deals `work.grouped[level][start:stop]`."""
+    """plain_sim.py solve_sampled_makes of the deals `work.grouped[level][start:stop]`."""
     rows = work.grouped[level]
     weights = work.weights[level]
     first = rows[start]
@@ -286,7 +286,7 @@ def card_values(rows: Rows, weights: Weights, rules: Row, bids: Row, me: int, ta
                 makes: Weights) -> None:
     """engine/ai/hard.py `_joint_search`'s scoring of one batch: for each `candidates[i]`, i in
     `alive`, the deals `rows` (all at my choice, with the same history; weights `weights`)
-    played on after it and solved jointly (sim.py after_card, then solve_sampled, or with
+    played on after it and solved jointly (plain_sim.py after_card, then solve_sampled, or with
     `target` >= 0 solve_sampled_makes). Adds each candidate's batch value to `values[i]` and,
     with a target, each group's weight of made bids to `makes[i]` in turn, as `_joint_search`
     adds them to its totals and makes (so the sums are bit for bit the same)."""
@@ -314,7 +314,7 @@ def card_values(rows: Rows, weights: Weights, rules: Row, bids: Row, me: int, ta
 @jit
 def _best_response(positions: Rows, moves: npt.NDArray[np.int64], depth: int, rules: Row,
                    bids: Row, me: int, table: Row, branch_at: int, ceiling: int) -> int:
-    """sim.py best_response of `positions[depth]` (played on; the branches below it go in the
+    """plain_sim.py best_response of `positions[depth]` (played on; the branches below it go in the
     rows after it)."""
     state = positions[depth]
     while True:
@@ -344,8 +344,8 @@ def _best_response(positions: Rows, moves: npt.NDArray[np.int64], depth: int, ru
 @jit
 def best_response_value(row: Row, rules: Row, bids: Row, me: int, table: Row, branch_at: int,
                         ceiling: int) -> int:
-    """sim.py best_response of the deal `row` (not changed): my best score in it when the others
-    play their policies and I see every card."""
+    """plain_sim.py best_response of the deal `row` (not changed): my best score in it when the
+    others play their policies and I see every card."""
     levels = bit_count(row[HANDS + me]) + 2
     positions = np.empty((levels, WIDTH), np.int64)
     moves = np.empty((levels, MOST_MOVES), np.int64)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 

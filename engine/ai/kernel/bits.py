@@ -25,8 +25,7 @@ def inline(function: F) -> F:
     return cast(F, njit(cache=True, inline="always")(function))
 
 
-@intrinsic  # type: ignore[misc]
-def _ctlz(typingctx: Any, x: Any) -> Any:
+def _ctlz_typed(typingctx: Any, x: Any) -> Any:
     signature = types.int64(types.int64)
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
@@ -37,8 +36,7 @@ def _ctlz(typingctx: Any, x: Any) -> Any:
     return signature, codegen
 
 
-@intrinsic  # type: ignore[misc]
-def _ctpop(typingctx: Any, x: Any) -> Any:
+def _ctpop_typed(typingctx: Any, x: Any) -> Any:
     signature = types.int64(types.int64)
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
@@ -47,6 +45,10 @@ def _ctpop(typingctx: Any, x: Any) -> Any:
         return builder.call(function, [args[0]])
 
     return signature, codegen
+
+
+_ctlz: Any = intrinsic(_ctlz_typed)
+_ctpop: Any = intrinsic(_ctpop_typed)
 
 
 @inline

@@ -97,7 +97,7 @@ def to_act(state: Row, rules: Row) -> int:
 @jit
 def legal_cards(state: Row, rules: Row, seat: int) -> int:
     """The cards `seat` may play now."""
-    return legal(state[HANDS + seat], state[LED], rules[RULES_TRUMP],  # type: ignore[no-any-return]
+    return legal(state[HANDS + seat], state[LED], rules[RULES_TRUMP],
                  rules[RULES_MUST_TRUMP] != 0, rules[RULES_AFTER_BROKEN] != 0,
                  state[BROKEN] != 0)
 
@@ -109,11 +109,11 @@ def policy_card(state: Row, rules: Row, bids: Row, seat: int, legal_mask: int) -
     kind = state[KINDS + seat]
     trump = rules[RULES_TRUMP]
     if kind == GREEDY:
-        return greedy_card(legal_mask, trump, need)  # type: ignore[no-any-return]
+        return greedy_card(legal_mask, trump, need)
     if kind == EASY:
-        return easy_card(legal_mask, state[BEST], trump, need)  # type: ignore[no-any-return]
+        return easy_card(legal_mask, state[BEST], trump, need)
     hand = state[HANDS + seat]
-    return choose_card(  # type: ignore[no-any-return]
+    return choose_card(
         legal_mask, hand, state[BEST], trump, state[LIVE] & ~hand, need, state[LEFT],
         state[POS] == rules[RULES_PLAYERS] - 1,
         need > 0 or (need < 0 and rules[RULES_BUST_TAKE] != 0),

@@ -1,7 +1,7 @@
 """Computer players for Oh Hell.
 
     from engine.ai import create_player
-    player = create_player("hard", seed=1)            # 0.5 s per decision by default
+    player = create_player("hard", seed=1)            # 18 ms of CPU a decision by default
     player = create_player("hard", seed=1, iterations=200)   # deterministic: 200 sampled deals
     player.choose_bid(view) -> int        # sequential, simultaneous and blind bids
     player.choose_card(view) -> Card
@@ -13,7 +13,8 @@
 
 Levels: `random` (uniform legal moves), `easy` (simple rules), `medium` (counts cards and voids,
 bids sure and likely tricks, ducks once made, takes when it must) and `hard` (determinized
-search with rollouts, bids from simulation). Players see only a PlayerView, never a Game.
+search with rollouts, bids from simulation; its inner loops compiled, engine/ai/kernel/).
+Players see only a PlayerView, never a Game.
 Everything is pure and deterministic given the seed, except the hard player's optional time
 budget (`think_time`, seconds); give `iterations` alone for reproducible decisions.
 """

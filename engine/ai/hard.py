@@ -23,36 +23,20 @@ the bids near its trick estimate (Settings.bid_window), and a timed bid starts n
 to finish past its budget, counted from the decision's start: bids are one decision in eight,
 too many to be among the 5% allowed over 20 ms.
 
-The budget is a time (default 0.5 s of the deciding thread's CPU time, never more than 0.8 s on
-the wall clock, and no more than MAX_DEALS deals), an iteration count (deals), or both; with only
-an iteration count the player is fully deterministic given its seed. A timed card decision's
-budget starts with the decision and its batches are sized by what a deal has cost so far, so
-the last ends inside it (FIRST_BATCH, SAFETY, TIMED_BATCH). Issue 24 asks for today's
-strength at 20 ms of CPU a decision; a deal costs about 0.5 ms of CPU on a busy 2-core machine
-(bench/decisions.py --parts, 110 recorded decisions replayed three times each beside the code
-before, load 7: 0.65 ms before the rollouts' inner loop was written out, then 0.59; the
-simulation made cheaper, same play: the card search's 0.27 -> 0.24 ms, the bids' rollouts 0.08
--> 0.07; drawing the deal from the chain, its start included, 0.22 -> 0.16 ms, the same draws,
-since infer.py's chain and the opponent model keep what they work out; later, the same values
-again: the card search's simulation 11% cheaper (a lone deal of the joint solve solved on its
-own, advance's fixed fields in one tuple), the bids' rollouts 11% (a seat's policy asked once
-per class of bids it cannot tell apart), ratios 0.885-0.895 and 0.873-0.896 in two runs of
-bench/simulator.py --against 73efbe5 --part cards (bids) --deals 100 --rounds 7; drawing 5%
-(bench/decisions.py --parts, against the card search)), and
-at 20 ms the deals a decision went from p10/p50 21-23/40-43 to 23-28/42-48 (bench/anchor.py
---deals 100 --tester hard+bid_window=15 --opponents simple --seed 7 (8) --workers 1
---think-time 0.02, one or two runs each, CPU p50/p95 19.2-19.4/20.1 ms in all): no change of
-strength shows at that size, paired with the code before -0.035 +- 0.228 and -0.052 +- 0.224
-points a hand (seed 7), -0.182 +- 0.222 and -0.145 +- 0.219 (seed 8), against hard@fff6f55 at
-200 deals -0.610 +- 0.216 and -0.750 +- 0.218 where the code before played -0.743 +- 0.231 and
--0.845 +- 0.253), and strength follows the deals searched (a 0.1 s budget, about 116 deals,
-already plays -0.32 +- 0.19 points a hand below 200 deals; 20 ms, 35 deals at p50, -0.86 +-
-0.24), so that needs a much cheaper deal or learned models, not a shorter budget (MAX_DEALS
-has the figures). In pure Python a simulated
-card costs 1-3 us (the policy's choice most of it) and a card decision's deal plays about 100
-(some 34 a candidate, most in the joint solve); numpy costs 1-4 us an operation on the 16-64
-deals a timed batch holds, and a vectorised medium policy takes well over a hundred, so
-simulating a batch as arrays pays only with hundreds of deals a step.
+The budget is a time (default 18 ms of the deciding thread's CPU time, never more than 0.8 s
+on the wall clock, and no more than MAX_DEALS deals), an iteration count (deals), or both; with
+only an iteration count the player is fully deterministic given its seed. A timed card
+decision's budget starts with the decision and its batches are sized by what a deal has cost so
+far, so the last ends inside it (FIRST_BATCH, SAFETY, TIMED_BATCH).
+
+The deals are drawn, played out and searched by compiled kernels (engine/ai/kernel/), which
+give exactly the cards, tricks and values of the plain Python definitions in
+tests/ai/plain_sim.py and tests/ai/plain_opponents.py (the chain's random stream is its own).
+Issue 24: a card decision's deal costs 13-20 us of CPU where the Python took about 0.4 ms, so
+18 ms buys the 200 deals the 0.5 s player searched, and more (figures at MAX_DEALS). Per deal,
+against fff6f55's Python (bench/simulator.py --against fff6f55 --deals 100 --rounds 7 --games
+20 --draws 200): a card search's batch 272 -> 10.7 us, a bid's rollouts 248 -> 10.1 us, a
+chain draw 80 -> 2.5 us.
 """
 
 from __future__ import annotations
@@ -91,17 +75,14 @@ from engine.view import PlayerView
 
 DEFAULT_THINK_TIME = 0.018
 MAX_DEALS = 1000
-"""A timed decision stops at this many deals even with time to spare. Play stops improving near
-200 deals (bench/anchor.py, 4 players, 7 cards, simple opponents, 200 deals of seed 7, points a
-hand: 100 deals 8.55, 200: 9.04, 400: 8.84, about 1,000 in 0.5 s: 8.85, each +-0.14; seed 8:
-800 as 200), and over 600 deals the uncapped 0.5 s player scored +0.055 +- 0.063 more than a
-400-deal cap, no clear difference. Issue 24 took the cap from 400 to 200, the budget its
-reference plays at: the default player then scored +0.075 +- 0.138 points a hand against
-hard@fff6f55 at 200 deals (400 seat-hands of seed 7, paired; CPU per decision p50/p95
-58/169 ms, a load of 8 on 2 cores, where the 0.8 s wall clock cut a few decisions short: deals
-p10/p50 64/160); a 0.1 s CPU budget (60/106 ms) played -0.318 +- 0.190, so the time stays.
-Stopping here keeps a decision inside its allowance when other tables think at the same time,
-so a busy machine plays as an idle one does."""
+"""A timed decision stops at this many deals even with time to spare, so that tables thinking at
+once on a busy machine do not spend CPU past it. Issue 24, with the compiled search, card
+decisions' loss against 1,000-deal values (bench/decisions.py --check --truth, 277 card
+decisions of seed 11 at an 18 ms budget, points a decision): a cap of 200 deals 0.070, 500:
+0.052, 1,000: 0.045 (each +-0.017; the Python player at 200: 0.050), all decisions' CPU
+p50/p95 2.0/7.0, 3.1/14.6 and 4.1/18.0 ms. So the cap is 1,000 and the 18 ms budget ends the
+long searches. (With the Python search the cap was 200, the reference issue 24 compares with:
+hard@fff6f55 at 200 deals, CPU per decision p50/p95/mean 21/113/33 ms on the anchor's deals.)"""
 SPECIAL_MAX_DEALS = 5000
 """The same for the special-card presets' searches, whose deals are single rollouts: time bounds
 them in practice."""

@@ -163,13 +163,12 @@ class OpponentModel:
         self.plays: dict[int, list[Step]] = {
             seat: [self._step(event) for event in events] for seat, events in self.events.items()
         }
-        """The events as replayed, with what each needs precomputed and a memo of its factors:
-        a chain weighs thousands of hands a decision (engine/ai/infer.py) and a following play
-        mostly sees the same few led-suit holdings."""
+        """The events as replayed, with what each needs precomputed (engine/ai/kernel/model.py
+        packs them for the compiled weighing) and a memo of its factors for the weighing here
+        (a following play mostly sees the same few led-suit holdings)."""
         self.weighed: dict[int, dict[int, Likelihoods]] = {s: {} for s in self.opponents}
-        """Per opponent, the likelihoods of the hands weighed so far: a chain proposes one of
-        them again about one time in eleven (bench/decisions.py, 150 decisions at 20 ms,
-        issue 24), for a dictionary look-up where weighing takes some 20 us."""
+        """Per opponent, the likelihoods of the hands weighed here so far (weighing takes some
+        20 us in Python; the hard player's deals are weighed by the compiled model)."""
         self.active = enabled and (bool(self.bids) or any(self.events.values()))
         self.informative = bool(self.bids) or (self.active and any(self.events.values()))
 

@@ -343,8 +343,9 @@ class TrickEstimator:
     trumps of a long suit take tricks the rank count alone does not see.
 
     A suit's share of the estimate depends only on the hand's cards in that suit, so the shares
-    are kept by suit pattern: the opponent model estimates thousands of hands a decision, each
-    one or two suits away from the last (engine/ai/infer.py)."""
+    are kept by suit pattern: the hard player's bid search estimates the later seats' hands of
+    every deal it draws (engine/ai/hard.py), and engine/ai/kernel/estimate.py keeps its own
+    compiled table the same way."""
 
     __slots__ = ("cdf", "outlast", "parts", "size", "survive", "tmask", "trump", "turned")
 

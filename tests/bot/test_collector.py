@@ -36,7 +36,10 @@ async def test_a_cycle_that_died_frozen_is_freed_once_memory_grew(
         del cycle
         gc.collect()
         assert alive() is not None  # frozen: no collection examines it
-        growth = b"x" * (resident_bytes() // 50)  # 2% more memory, every page written
+        # 10% more memory, every page written: well past FULL_PASS_GROWTH even where the
+        # collections above gave pages back (a process that loaded the compiled kernels
+        # holds a large heap; 2% was not always enough in the whole suite)
+        growth = b"x" * (resident_bytes() // 10)
         gc.collect()
         await asyncio.sleep(0)  # the loop runs the full pass it was asked for
         assert alive() is None

@@ -52,7 +52,16 @@ from engine.ai.bits import FULL, mask_of
 from engine.ai.history import kind_priors
 from engine.ai.kernel.bids import bid_rollouts
 from engine.ai.kernel.chain import KernelDrawer
-from engine.ai.kernel.play import WIDTH, WON, advance, deal_row, play, rules_row, with_hands
+from engine.ai.kernel.play import (
+    WIDTH,
+    WON,
+    Row,
+    advance,
+    deal_row,
+    play,
+    rules_row,
+    with_hands,
+)
 from engine.ai.kernel.search import best_response_value
 from engine.ai.kernel.search import card_values as batch_values
 from engine.ai.knowledge import Knowledge, read_view
@@ -137,9 +146,10 @@ class Settings:
     trick estimate (0: every legal bid); larger hands keep those within 3.5 whatever this is.
     Off by default: it paid where deals were few (15 at 20 ms of the Python search, below),
     while with the compiled search an 18 ms bid draws 320 deals at p50 (p10/p90 40/704, CPU
-    p50/p95 9.2/18.0 ms, bench/anchor.py on seeds 31-36), and at the Python's 0.5 s 15 played -0.180 +- 0.129 points a hand
-    against 0 (-0.147 +- 0.129 against another run of 0; bench/anchor.py --deals 100 --opponents
-    simple --seed 7 --workers 1, 400 seat-hands, paired), so the default player bids as before.
+    p50/p95 9.2/18.0 ms, bench/anchor.py on seeds 31-36), and at the Python's 0.5 s 15
+    played -0.180 +- 0.129 points a hand against 0 (-0.147 +- 0.129 against another run of 0;
+    bench/anchor.py --deals 100 --opponents simple --seed 7 --workers 1, 400 seat-hands,
+    paired), so the default player bids as before.
     Issue 24, bench/anchor.py --deals 100 --opponents simple --seed 7 --workers 1 --think-time
     0.02, 400 seat-hands paired with hard@fff6f55's run at 200 deals: 1.5 played -0.292 +-
     0.204, -0.745 +- 0.218 and -0.718 +- 0.237 points a hand against it (three runs), every bid
@@ -370,10 +380,7 @@ class HardPlayer(MediumPlayer):
         candidates = search.candidates
         alive = search.alive
         totals = search.totals
-        template = deal_row(setup, [0] * setup.players)
-        rules = rules_row(setup)
-        bids = np.array(search.bids, dtype=np.int64)
-        table = np.array(search.table, dtype=np.int64)
+        template, rules, bids, table = search.kernel_inputs()
         mass = 0.0
         deals = 0
         while budget.more(deals):
@@ -424,10 +431,7 @@ class HardPlayer(MediumPlayer):
         cost = 0.0  # CPU seconds a deal has cost per candidate searched, so far
         setup = search.setup
         live = setup.live
-        template = deal_row(setup, [0] * setup.players)
-        rules = rules_row(setup)
-        bids = np.array(search.bids, dtype=np.int64)
-        table = np.array(search.table, dtype=np.int64)
+        template, rules, bids, table = search.kernel_inputs()
         candidates = np.array(search.candidates, dtype=np.int64)
         rows = np.empty((batch_size, WIDTH), dtype=np.int64)
         weights = np.empty(batch_size)
@@ -696,6 +700,13 @@ class CardSearch:
     """When set (my bid, for a hint), `makes` sums the weight of the deals in which my best
     line after each candidate wins exactly this many tricks (the joint search only)."""
     makes: list[float] = field(default_factory=list)
+
+    def kernel_inputs(self) -> tuple[Row, Row, Row, Row]:
+        """What the kernels read of this search: a row of its position (every deal drawn is
+        written over a copy), its rules, the bids and my score by tricks won."""
+        setup = self.setup
+        return (deal_row(setup, [0] * setup.players), rules_row(setup),
+                np.array(self.bids, dtype=np.int64), np.array(self.table, dtype=np.int64))
 
     def __post_init__(self) -> None:
         count = len(self.candidates)

@@ -25,8 +25,8 @@ def _signed(value: int) -> int:
     return value - WRAP if value >= 1 << 63 else value
 
 
-def random_state(rng: random.Random) -> tuple[SimState, np.ndarray, np.ndarray, np.ndarray]:
-    """A deal somewhere in its hand, as plain_sim.py holds it and as the kernels do."""
+def random_deal(rng: random.Random) -> tuple[Setup, list[int]]:
+    """A hand's start with random rules, table size, hand size and leader, and its hands."""
     players = rng.randrange(2, 8)
     size = rng.randrange(1, 52 // players + 1)
     deck = list(range(52))
@@ -37,6 +37,13 @@ def random_state(rng: random.Random) -> tuple[SimState, np.ndarray, np.ndarray, 
     setup = Setup(players, trump, rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.5,
                   False, rng.randrange(players), (), (0,) * players, size,
                   rng.choice((-1, (1 << 52) - 1)))
+    return setup, hands
+
+
+def random_state(rng: random.Random) -> tuple[SimState, np.ndarray, np.ndarray, np.ndarray]:
+    """A deal somewhere in its hand, as plain_sim.py holds it and as the kernels do."""
+    setup, hands = random_deal(rng)
+    players, size = setup.players, setup.left
     bids = [rng.randrange(size + 1) for _ in range(players)]
     kinds = [rng.choice((MEDIUM, EASY, GREEDY)) for _ in range(players)]
     state = SimState(setup, hands, bids, kinds)
@@ -117,16 +124,8 @@ def test_each_policy_picks_the_same_card(seed: int) -> None:
 @given(seed=st.integers(0, 1 << 30), count=st.integers(1, 9))
 def test_a_bid_rollout_wins_what_sims_rollouts_win(seed: int, count: int) -> None:
     rng = random.Random(seed)
-    players = rng.randrange(2, 8)
-    size = rng.randrange(1, 52 // players + 1)
-    deck = list(range(52))
-    rng.shuffle(deck)
-    hands = [sum(1 << card for card in deck[size * seat: size * seat + size])
-             for seat in range(players)]
-    trump = rng.randrange(-1, 4)
-    setup = Setup(players, trump, rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.5,
-                  False, rng.randrange(players), (), (0,) * players, size,
-                  rng.choice((-1, (1 << 52) - 1)))
+    setup, hands = random_deal(rng)
+    players, size = setup.players, setup.left
     kinds = [rng.choice((MEDIUM, EASY, GREEDY)) for _ in range(players)]
     me = rng.randrange(players)
     base = [rng.randrange(size + 1) for _ in range(players)]

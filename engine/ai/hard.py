@@ -482,10 +482,18 @@ class HardPlayer(MediumPlayer):
         # a special-card deal is one cheap rollout per option, not a solved endgame: its
         # searches were measured with time as their only bound, so they keep that
         budget = self._budget(SPECIAL_MAX_DEALS)
+        started = time.thread_time()
 
-        def more(deals: int) -> bool:  # one deal at least: here a deal rolls out every option
-            return deals == 0 or (deals < budget.limit and time.thread_time() < budget.cpu
-                                  and time.perf_counter() < budget.wall)
+        def more(deals: int) -> bool:
+            """One deal at least (a deal rolls out every option); after that, none that the
+            deals so far say would end past the budget (issue 24: checking only that time was
+            left, 18 ms decisions took 20.2 ms at p95 on blackout_jokers)."""
+            if deals == 0:
+                return True
+            if deals >= budget.limit or time.perf_counter() >= budget.wall:
+                return False
+            now = time.thread_time()
+            return now + (now - started) / deals <= budget.cpu
 
         return SpecialSearch(self.rng, more)
 

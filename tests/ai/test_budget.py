@@ -138,3 +138,29 @@ def test_a_fixed_iteration_decision_never_exceeds_its_cap() -> None:
     player.choose_move(opening_lead())
     assert player.last_deals == 30
 
+
+
+def test_a_special_card_decision_starts_no_deal_that_would_end_past_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On the special-card presets a deal rolls out every option on the engine's rules: a
+    decision must stop before a deal it expects to end past its 18 ms, not start it because
+    some time was left. Here the CPU clock moves only as deals are drawn, 7 ms each."""
+    import engine.ai.special as special_module
+
+    clock = FakeClock(per_draw=0.007, per_play=0.0)
+    monkeypatch.setattr(hard_module, "time", SimpleNamespace(thread_time=clock,
+                                                             perf_counter=clock))
+    real_deal = special_module.SpecialSearch.deal
+
+    def costly(self: Any, *args: Any) -> Any:
+        clock.now += clock.per_draw
+        return real_deal(self, *args)
+
+    monkeypatch.setattr(special_module.SpecialSearch, "deal", costly)
+    rules = Rules.preset("wizard").model_copy(update={"hand_sizes": [5], "hand_count": 1})
+    game = Game.new(4, rules, seed=3, dealer=3)
+    player = HardPlayer(seed=2, think_time=0.018)
+    player.choose_move(game.view(game.actor_seats()[0]))
+    assert player.last_deals == 2  # 7 and 14 ms spent: a third deal would end at 21
+    assert clock.now <= 0.018

@@ -188,6 +188,20 @@ decision; the special-card presets' search is not compiled and takes its whole 1
 Quick, whose one hand scores only a win, with more hands (`--presets quick --hands 384
 --max-hands 3072`): +0.088 +- 0.021 at 768 hands, held (at 40 deals a decision it was
 +0.095 +- 0.045 at 192). So every hard-medium pair holds at the new budget.
+
+The special-card search then stopped starting deals it expected to end past the budget (its
+CPU p95 was 19.1-20.2 ms above); the special presets again, load 0.7-1.6 (`--presets
+joker_high,joker_dup,love_that_joker,blackout_jokers,super_screw,wizard_lite,wizard --hands 48
+--max-hands 384`, and quick with `--hands 384 --max-hands 3072`):
+
+    joker_high         hard-medium      48  +2.292  0.885  yes  17.8/18.0  0.0/0.0
+    joker_dup          hard-medium      48  +1.806  0.826  yes  17.7/18.0  0.0/0.0
+    love_that_joker    hard-medium      96  +2.097  0.558  yes  17.7/18.0  0.0/0.0
+    blackout_jokers    hard-medium      50  +3.325  0.520  yes  17.1/18.0  0.0/0.0
+    super_screw        hard-medium      48  +2.910  0.582  yes  17.7/18.0  0.0/0.0
+    wizard_lite        hard-medium      48 +11.667  5.445  yes  17.7/18.0  0.0/0.0
+    wizard             hard-medium      48  +9.028  3.239  yes  17.7/18.0  0.0/0.0
+    quick              hard-medium     384  +0.082  0.029  yes  17.7/18.0  0.0/0.0
 """
 
 from __future__ import annotations

@@ -90,11 +90,6 @@ def deal_row(setup: Setup, hands: list[int], kinds: list[int] | None = None) -> 
 
 
 @jit
-def to_act(state: Row, rules: Row) -> int:
-    return (state[LEADER] + state[POS]) % rules[RULES_PLAYERS]  # type: ignore[no-any-return]
-
-
-@jit
 def legal_cards(state: Row, rules: Row, seat: int) -> int:
     """The cards `seat` may play now."""
     return legal(state[HANDS + seat], state[LED], rules[RULES_TRUMP],
@@ -184,10 +179,6 @@ def advance(state: Row, rules: Row, bids: Row, me: int, branch_at: int, first: i
                 card = policy_card(state, rules, bids, seat, mask)
         play(state, rules, card)
 
-
-@jit
-def tricks_won(state: Row, seat: int) -> int:
-    return state[WON + seat]  # type: ignore[no-any-return]
 
 
 
